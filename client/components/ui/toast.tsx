@@ -1,0 +1,49 @@
+import { signal } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
+
+export interface Toast {
+  id: number;
+  title: string;
+  description?: string;
+  variant: 'default' | 'destructive' | 'success';
+}
+
+/** SPEC §9: toasts dismiss after 5 s and stack 5 rem apart. */
+export const TOAST_MS = 5000;
+export const toasts = signal<Toast[]>([]);
+let nextId = 1;
+
+export function toast(t: Omit<Toast, 'id' | 'variant'> & { variant?: Toast['variant'] }): number {
+  const id = nextId++;
+  toasts.value = [...toasts.value, { variant: 'default', ...t, id }];
+  setTimeout(() => dismissToast(id), TOAST_MS);
+  return id;
+}
+
+export function dismissToast(id: number): void {
+  toasts.value = toasts.value.filter((t) => t.id !== id);
+}
+
+export function Toaster() {
+  useSignals();
+  return (
+    <div className="toaster" aria-live="polite" aria-atomic="false">
+      {toasts.value.map((t, i) => (
+        <div
+          key={t.id}
+          role={t.variant === 'destructive' ? 'alert' : 'status'}
+          className={`toast toast-${t.variant}`}
+          style={{ bottom: `${1 + i * 5}rem` }}
+        >
+          <div className="toast-body">
+            <div className="toast-title">{t.title}</div>
+            {t.description && <div className="toast-description">{t.description}</div>}
+          </div>
+          <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

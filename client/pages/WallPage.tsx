@@ -1,0 +1,3 @@
+export default function WallPage() {
+  return <main className="wall">Wall</main>;
+}

@@ -1,0 +1,27 @@
+import { signal } from '@preact/signals-react';
+import type { WeddingSettings } from '../../server/settings/settings.defaults';
+import { getJson } from '../api/http';
+
+export type { WeddingSettings, ScheduleItem } from '../../server/settings/settings.defaults';
+
+/** The wedding content from GET /api/settings; null until loaded. */
+export const settings = signal<WeddingSettings | null>(null);
+
+let loading: Promise<void> | undefined;
+export function loadSettings(force = false): Promise<void> {
+  if (loading && !force) return loading;
+  loading = getJson<{ success: boolean; settings: WeddingSettings }>('/api/settings')
+    .then((r) => {
+      settings.value = r.settings;
+    })
+    .catch((err) => {
+      console.error('Could not load the wedding settings', err);
+      loading = undefined;
+    });
+  return loading;
+}
+
+/** "{name} and {name}" */
+export function coupleNames(s: WeddingSettings | null): string {
+  return s ? `${s.couple_names[0]} and ${s.couple_names[1]}` : '';
+}

@@ -1,0 +1,73 @@
+// Builds the server bundle (dist/server) and the client (dist/client) with esbuild.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const dist = path.join(root, 'dist');
+const quiet = process.argv.includes('--quiet');
+
+async function buildServer() {
+  const entries = ['server/main.ts', 'server/backup.ts'].filter((f) => fs.existsSync(path.join(root, f)));
+  await build({
+    absWorkingDir: root,
+    entryPoints: entries,
+    outdir: path.join(dist, 'server'),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    packages: 'external', // sharp, better-sqlite3, argon2 … stay in node_modules
+    sourcemap: true,
+    logLevel: 'warning',
+  });
+}
+
+async function buildClient() {
+  const out = path.join(dist, 'client');
+  fs.rmSync(out, { recursive: true, force: true });
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: { main: 'client/main.tsx' },
+    outdir: path.join(out, 'assets'),
+    publicPath: '/assets',
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: ['es2020', 'safari15', 'chrome100', 'firefox100'],
+    minify: true,
+    sourcemap: false,
+    jsx: 'automatic',
+    entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[name]-[hash]',
+    assetNames: '[name]-[hash]',
+    loader: { '.woff': 'file', '.woff2': 'file', '.svg': 'file', '.png': 'file' },
+    define: { 'process.env.NODE_ENV': '"production"' },
+    metafile: true,
+    logLevel: 'warning',
+  });
+  const outputs = Object.entries(result.metafile.outputs);
+  const mainJs = outputs.find(([, o]) => o.entryPoint === 'client/main.tsx' && !o.cssBundle === false)?.[0]
+    ?? outputs.find(([f, o]) => o.entryPoint === 'client/main.tsx' && f.endsWith('.js'))?.[0];
+  const mainCss = outputs.find(([f, o]) => o.entryPoint === 'client/main.tsx' && f.endsWith('.css'))?.[0]
+    ?? result.metafile.outputs[mainJs]?.cssBundle;
+  const rel = (f) => '/' + path.relative(out, path.join(root, f)).split(path.sep).join('/');
+  const template = fs.readFileSync(path.join(root, 'client', 'index.html'), 'utf8');
+  const html = template
+    .replace('<!--CSS-->', mainCss ? `<link rel="stylesheet" href="${rel(mainCss)}">` : '')
+    .replace('<!--JS-->', `<script type="module" src="${rel(mainJs)}"></script>`);
+  fs.writeFileSync(path.join(out, 'index.html'), html);
+  fs.writeFileSync(path.join(dist, 'client-meta.json'), JSON.stringify(result.metafile));
+  if (!quiet) {
+    const js = outputs.filter(([f]) => f.endsWith('.js'));
+    const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(root, f))).length;
+    const total = js.reduce((n, [f]) => n + gz(f), 0);
+    console.log(`client: ${js.length} JS files, ${(total / 1024).toFixed(1)} KB gzip in all`);
+  }
+}
+
+const started = Date.now();
+await Promise.all([buildServer(), buildClient()]);
+if (!quiet) console.log(`build: done in ${Date.now() - started} ms`);

@@ -1,0 +1,39 @@
+// Runs every test file under test/ with node:test (TypeScript through tsx).
+// Browser tests (test/e2e) need Debian's chromium; without it they are left out, loudly.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const only = process.argv.slice(2);
+
+function walk(dir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    return e.isDirectory() ? walk(p) : e.name.endsWith('.test.ts') || e.name.endsWith('.test.tsx') ? [p] : [];
+  });
+}
+
+let files = walk(path.join(root, 'test')).sort();
+if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
+const hasBrowser = fs.existsSync(CHROMIUM);
+if (!hasBrowser) {
+  const e2e = files.filter((f) => f.includes(`${path.sep}e2e${path.sep}`));
+  files = files.filter((f) => !e2e.includes(f));
+  const bar = '!'.repeat(72);
+  console.error(`\n${bar}\n!! BROWSER TESTS NOT RUN: ${CHROMIUM} is missing (${e2e.length} files left out).\n!! Install it with: apt-get install -y chromium   (.ci/run does this)\n${bar}\n`);
+}
+
+fs.mkdirSync(path.join(root, 'test-artifacts'), { recursive: true });
+const args = [
+  '--import', 'tsx',
+  '--test',
+  '--test-force-exit', // React in happy-dom leaves MessagePorts open
+  `--test-concurrency=${process.env.TEST_CONCURRENCY || 2}`,
+  '--test-reporter=spec',
+  ...files,
+];
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test' } });
+if (!hasBrowser) console.error(`\n!! Reminder: browser tests were NOT run (no ${CHROMIUM}).\n`);
+process.exit(r.status ?? 1);

@@ -1,0 +1,38 @@
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Config } from './config.js';
+import type { Sqlite } from './db/open.js';
+import type { DB } from './db/schema.js';
+import type { SqliteSessionStore } from './auth/session-store.js';
+
+/** Where things live under DATA_DIR. */
+export interface DataPaths {
+  root: string;
+  database: string;
+  /** Originals, named by generated ids. */
+  originals: string;
+  /** Thumbnails, display images and posters. */
+  derived: string;
+  /** Partial uploads and files being received. */
+  incoming: string;
+}
+
+export function dataPaths(dataDir: string): DataPaths {
+  return {
+    root: dataDir,
+    database: path.join(dataDir, 'wedding.db'),
+    originals: path.join(dataDir, 'media', 'originals'),
+    derived: path.join(dataDir, 'media', 'derived'),
+    incoming: path.join(dataDir, 'media', 'incoming'),
+  };
+}
+
+/** What the app's parts share: built once in server.ts and handed to every router. */
+export interface AppContext {
+  config: Config;
+  paths: DataPaths;
+  sqlite: Sqlite;
+  db: Kysely<DB>;
+  sessions: SqliteSessionStore;
+  sessionSecret: string;
+}

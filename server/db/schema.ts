@@ -1,0 +1,128 @@
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+export type Role = 'family' | 'bride' | 'groom' | 'admin';
+export type ActivityType = 'upload' | 'login' | 'approval' | 'user_created' | 'other';
+export type PhotoStatus = 'processing' | 'complete' | 'error';
+export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
+
+export interface UsersTable {
+  id: Generated<number>;
+  username: string;
+  email: string;
+  full_name: string;
+  role: Role;
+  password_hash: string;
+  is_active: number;
+  created_at: string;
+  last_login: string | null;
+}
+
+export interface SessionsTable {
+  sid: string;
+  sess: string;
+  expires: number;
+}
+
+export interface ActivityTable {
+  id: Generated<number>;
+  type: ActivityType;
+  description: string;
+  user_name: string | null;
+  created_at: string;
+}
+
+export interface SettingsTable {
+  id: number;
+  data: string;
+  updated_at: string;
+}
+
+export interface PhotosTable {
+  id: string;
+  original_filename: string;
+  /** Relative to DATA_DIR. */
+  stored_path: string;
+  content_type: string;
+  file_size: number;
+  sha256: string;
+  /** As displayed (after EXIF orientation and admin rotation). */
+  width: number | null;
+  height: number | null;
+  orientation: number | null;
+  /** Clockwise degrees applied by admins on top of the EXIF orientation. */
+  rotation: Generated<number>;
+  duration: number | null;
+  date_taken: string | null;
+  camera_make: string | null;
+  camera_model: string | null;
+  status: Generated<PhotoStatus>;
+  processing_error: string | null;
+  /** Relative to DATA_DIR. */
+  thumb_path: string | null;
+  display_path: string | null;
+  derivative_version: Generated<number>;
+  is_visible: Generated<number>;
+  upload_timestamp: string;
+  approved_at: string | null;
+  session_id: string | null;
+  uploader_name: string | null;
+}
+
+export interface UploadsTable {
+  id: string;
+  upload_key: string;
+  session_id: string;
+  filename: string;
+  total_size: number;
+  received_bytes: Generated<number>;
+  /** Relative to DATA_DIR. */
+  temp_path: string;
+  status: Generated<'receiving' | 'complete'>;
+  photo_id: string | null;
+  duplicate: Generated<number>;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface JobsTable {
+  id: Generated<number>;
+  type: string;
+  photo_id: string | null;
+  payload: Generated<string>;
+  idempotency_key: string | null;
+  status: Generated<JobStatus>;
+  attempts: Generated<number>;
+  max_attempts: Generated<number>;
+  run_after: number;
+  last_error: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  type: string;
+  data: string;
+  created_at: number;
+}
+
+export interface DB {
+  users: UsersTable;
+  sessions: SessionsTable;
+  activity: ActivityTable;
+  settings: SettingsTable;
+  photos: PhotosTable;
+  uploads: UploadsTable;
+  jobs: JobsTable;
+  events: EventsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type PhotoRow = Selectable<PhotosTable>;
+export type NewPhotoRow = Insertable<PhotosTable>;
+export type PhotoUpdate = Updateable<PhotosTable>;
+export type UploadRow = Selectable<UploadsTable>;
+export type JobRow = Selectable<JobsTable>;
+export type ActivityRow = Selectable<ActivityTable>;

@@ -1,0 +1,69 @@
+/** The wedding content the pages show, as stored in the settings record. */
+export interface ScheduleItem {
+  title: string;
+  /** e.g. "Friday, 6 June 2025" */
+  day: string;
+  /** e.g. "7:00-9:00 PM" */
+  time: string;
+  venue: string;
+  location: string;
+  attire: string;
+  /** Who may attend. */
+  attendance: string;
+  description: string;
+}
+
+export interface WeddingSettings {
+  couple_names: [string, string];
+  welcome_message: string;
+  photo_sharing_message: string;
+  thank_you_message: string;
+  schedule: ScheduleItem[];
+  uploads_enabled: boolean;
+}
+
+/** SPEC §2's schedule, the content a fresh install starts with. */
+export function defaultSettings(): WeddingSettings {
+  return {
+    couple_names: ['Emma', 'James'],
+    welcome_message:
+      'We are so happy you are here to celebrate with us. Below you will find everything you need for the weekend, and a place to share the moments you capture.',
+    photo_sharing_message:
+      'Scan the QR code at your table or in your welcome gift to share the photos and videos you take. Every memory helps us relive the day.',
+    thank_you_message:
+      'Thank you for traveling near and far, for your love and support, and for being part of our story. We could not imagine this weekend without you.',
+    schedule: [
+      {
+        title: 'Welcome Party',
+        day: 'Friday, 6 June 2025',
+        time: '7:00-9:00 PM',
+        venue: 'The Tidewater Inn',
+        location: 'Easton, Maryland',
+        attire: 'Cocktail attire',
+        attendance: 'All invited guests welcome',
+        description: 'Drinks and light bites to kick off the weekend.',
+      },
+      {
+        title: 'Ceremony & Reception',
+        day: 'Saturday, 7 June 2025',
+        time: '4:30-11:00 PM',
+        venue: 'Wye River Manor',
+        location: 'Queenstown, Maryland',
+        attire: 'Formal attire',
+        attendance: 'Only the people listed on the invitation may attend',
+        description: 'The ceremony on the lawn, followed by dinner and dancing.',
+      },
+      {
+        title: 'Goodbye Brunch',
+        day: 'Sunday, 8 June 2025',
+        time: '10:00 AM-12:00 PM',
+        venue: 'Wye River Manor',
+        location: 'Queenstown, Maryland',
+        attire: 'Casual',
+        attendance: 'All invited guests welcome',
+        description: 'One last coffee together before everyone heads home.',
+      },
+    ],
+    uploads_enabled: true,
+  };
+}

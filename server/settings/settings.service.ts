@@ -1,0 +1,111 @@
+import type { Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+import { badRequest } from '../http/errors.js';
+import { defaultSettings, type ScheduleItem, type WeddingSettings } from './settings.defaults.js';
+
+const SCHEDULE_FIELDS: (keyof ScheduleItem)[] = ['title', 'day', 'time', 'venue', 'location', 'attire', 'attendance', 'description'];
+
+/** The single settings record, cached in memory (uploads read uploads_enabled on every call). */
+export class SettingsService {
+  private cache: WeddingSettings | undefined;
+
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** First start: store SPEC's defaults with the env-provided names and uploads switch. */
+  async seed(seed: { coupleNames?: readonly [string, string]; uploadsEnabled: boolean }): Promise<void> {
+    const existing = await this.db.selectFrom('settings').select('id').where('id', '=', 1).executeTakeFirst();
+    if (existing) return;
+    const data = defaultSettings();
+    if (seed.coupleNames) data.couple_names = [seed.coupleNames[0], seed.coupleNames[1]];
+    data.uploads_enabled = seed.uploadsEnabled;
+    await this.db.insertInto('settings').values({ id: 1, data: JSON.stringify(data), updated_at: new Date().toISOString() }).execute();
+    this.cache = data;
+  }
+
+  async get(): Promise<WeddingSettings> {
+    if (this.cache) return this.cache;
+    const row = await this.db.selectFrom('settings').select('data').where('id', '=', 1).executeTakeFirst();
+    this.cache = row ? { ...defaultSettings(), ...(JSON.parse(row.data) as Partial<WeddingSettings>) } : defaultSettings();
+    return this.cache;
+  }
+
+  async uploadsEnabled(): Promise<boolean> {
+    return (await this.get()).uploads_enabled;
+  }
+
+  /** Applies a partial update after validating every field given. */
+  async update(body: unknown): Promise<WeddingSettings> {
+    const next = { ...(await this.get()), ...parseSettingsPatch(body) };
+    await this.db
+      .insertInto('settings')
+      .values({ id: 1, data: JSON.stringify(next), updated_at: new Date().toISOString() })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ data: JSON.stringify(next), updated_at: new Date().toISOString() }))
+      .execute();
+    this.cache = next;
+    return next;
+  }
+}
+
+export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Send the settings as a JSON object.');
+  const b = body as Record<string, unknown>;
+  const problems: string[] = [];
+  const out: Partial<WeddingSettings> = {};
+  const known = new Set(['couple_names', 'welcome_message', 'photo_sharing_message', 'thank_you_message', 'schedule', 'uploads_enabled']);
+  for (const key of Object.keys(b)) if (!known.has(key)) problems.push(`Unknown setting "${key}"`);
+
+  const text = (v: unknown, label: string, max: number, required = true): string | undefined => {
+    if (typeof v !== 'string') {
+      problems.push(`${label} must be text`);
+      return undefined;
+    }
+    const t = v.trim();
+    if (required && t === '') problems.push(`${label} is required`);
+    else if (t.length > max) problems.push(`${label} must be at most ${max} characters`);
+    else return t;
+    return undefined;
+  };
+
+  if (b.couple_names !== undefined) {
+    const n = b.couple_names;
+    if (!Array.isArray(n) || n.length !== 2) problems.push('Couple names must be a list of two names');
+    else {
+      const a = text(n[0], 'The first name', 60);
+      const c = text(n[1], 'The second name', 60);
+      if (a !== undefined && c !== undefined) out.couple_names = [a, c];
+    }
+  }
+  for (const key of ['welcome_message', 'photo_sharing_message', 'thank_you_message'] as const) {
+    if (b[key] !== undefined) {
+      const v = text(b[key], key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), 2000, false);
+      if (v !== undefined) out[key] = v;
+    }
+  }
+  if (b.schedule !== undefined) {
+    const s = b.schedule;
+    if (!Array.isArray(s) || s.length < 1 || s.length > 10) problems.push('Schedule must be a list of 1 to 10 items');
+    else {
+      const items: ScheduleItem[] = [];
+      s.forEach((raw, i) => {
+        if (typeof raw !== 'object' || raw === null) {
+          problems.push(`Schedule item ${i + 1} must be an object`);
+          return;
+        }
+        const item = {} as ScheduleItem;
+        for (const f of SCHEDULE_FIELDS) {
+          const v = (raw as Record<string, unknown>)[f] ?? '';
+          const t = text(v, `Schedule item ${i + 1} ${f}`, f === 'description' ? 1000 : 200, f === 'title');
+          if (t !== undefined) item[f] = t;
+        }
+        items.push(item);
+      });
+      out.schedule = items;
+    }
+  }
+  if (b.uploads_enabled !== undefined) {
+    if (typeof b.uploads_enabled !== 'boolean') problems.push('uploads_enabled must be true or false');
+    else out.uploads_enabled = b.uploads_enabled;
+  }
+  if (problems.length > 0) throw badRequest(problems.join('. ') + '.', { problems });
+  return out;
+}
