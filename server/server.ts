@@ -13,9 +13,17 @@ import { createKysely, openSqlite } from './db/open.js';
 import { log } from './log.js';
 import { SettingsService } from './settings/settings.service.js';
 import { UsersService } from './users/users.service.js';
+import type { Area, Shared } from './area.js';
+import { EventBus } from './events/bus.js';
+import { createEventsArea } from './events/events.area.js';
+import { createExportArea } from './export/export.area.js';
+import { createPhotosArea } from './photos/photos.area.js';
+import { createProcessing } from './processing/index.js';
+import { createUploadsArea } from './uploads/uploads.area.js';
 
 export interface RunningServer {
   ctx: AppContext;
+  shared: Shared;
   url: string;
   port: number;
   server: http.Server;
@@ -77,7 +85,22 @@ export async function startServer(config: Config): Promise<RunningServer> {
   await settings.seed({ coupleNames: config.coupleNames, uploadsEnabled: config.uploadsEnabled });
   await ensureFirstAdmin(ctx, users);
 
-  const app = createApp(ctx, { users, settings }, { ready: () => ready });
+  const bus = new EventBus(db);
+  const base = { ctx, settings, users, bus };
+  const shared: Shared = { ...base, processing: createProcessing(base) };
+  const areas: Area[] = [createUploadsArea(shared), createPhotosArea(shared), createEventsArea(shared), createExportArea(shared)];
+
+  const app = createApp(
+    ctx,
+    {
+      users,
+      settings,
+      publicApi: areas.flatMap((a) => a.publicApi ?? []),
+      adminApi: areas.flatMap((a) => a.adminApi ?? []),
+      root: areas.flatMap((a) => a.root ?? []),
+    },
+    { ready: () => ready },
+  );
   const server = http.createServer(app);
   // Uploads over slow phone connections: no request timeout beyond the client's own 2 minutes per chunk.
   server.requestTimeout = 0;
@@ -88,6 +111,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
+  shared.processing.start();
+  for (const a of areas) await a.start?.();
   ready = true;
   const port = (server.address() as AddressInfo).port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -109,11 +134,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
         });
         server.closeIdleConnections();
       });
+      for (const a of areas) await a.stop?.();
+      await shared.processing.stop();
       sessions.close();
       await db.destroy(); // closes the better-sqlite3 handle
     })();
     return closing;
   };
 
-  return { ctx, url, port, server, close };
+  return { ctx, shared, url, port, server, close };
 }

@@ -1,0 +1,5 @@
+import type { Area, Shared } from '../area.js';
+
+export function createExportArea(_shared: Shared): Area {
+  return {};
+}

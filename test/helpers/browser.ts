@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { ADMIN, tempDir } from './server.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+      '--disable-quic',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** The built server (dist/server/main.js) as a child process, like `npm start` runs it. */
+export class ServerProcess {
+  child: ChildProcess | undefined;
+  url = '';
+  log = '';
+
+  constructor(
+    readonly dataDir = tempDir('wedding-e2e-'),
+    readonly env: Record<string, string> = {},
+    public port = 0,
+  ) {}
+
+  async start(): Promise<this> {
+    if (!this.port) this.port = 20000 + Math.floor(Math.random() * 20000);
+    this.child = spawn(process.execPath, [path.join(ROOT, 'dist/server/main.js')], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        PORT: String(this.port),
+        HOST: '127.0.0.1',
+        DATA_DIR: this.dataDir,
+        ADMIN_USERNAME: ADMIN.username,
+        ADMIN_PASSWORD: ADMIN.password,
+        LOG_LEVEL: 'warn',
+        ...this.env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.child.stdout!.on('data', (d) => (this.log += d));
+    this.child.stderr!.on('data', (d) => (this.log += d));
+    this.url = `http://127.0.0.1:${this.port}`;
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      if (this.child.exitCode !== null) throw new Error(`server exited: ${this.log}`);
+      try {
+        const r = await fetch(this.url + '/api/health');
+        if (r.ok) return this;
+      } catch {
+        /* not up yet */
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    throw new Error(`server did not start: ${this.log}`);
+  }
+
+  /** SIGTERM (clean) or SIGKILL (crash); resolves when the process is gone. */
+  async stop(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const c = this.child;
+    if (!c || c.exitCode !== null) return;
+    await new Promise<void>((resolve) => {
+      c.once('exit', () => resolve());
+      c.kill(signal);
+    });
+  }
+}
+
+/** A page with a phone or desktop viewport; console errors are collected. */
+export async function newPage(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true });
+}
+
+/** Signs in through the real login form. */
+export async function uiLogin(page: Page, base: string, username = ADMIN.username, password = ADMIN.password): Promise<void> {
+  await page.goto(base + '/admin/login');
+  await page.getByPlaceholder('Enter your username').fill(username);
+  await page.getByPlaceholder('Enter your password').fill(password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.waitForURL('**/admin/dashboard');
+}
