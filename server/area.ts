@@ -24,6 +24,8 @@ export interface Area {
   root?: Router[];
   /** Called after the server listens. */
   start?(): void | Promise<void>;
+  /** Called as shutdown begins, before open requests are waited for: end long-lived responses (event streams) here. */
+  closing?(): void;
   /** Called on shutdown before the database closes. */
   stop?(): void | Promise<void>;
 }

@@ -122,6 +122,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const close = (graceMs = 10_000): Promise<void> => {
     closing ??= (async () => {
       ready = false;
+      for (const a of areas) a.closing?.();
       await new Promise<void>((resolve) => {
         const timer = setTimeout(() => {
           server.closeAllConnections();

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
 export interface BusEvent {
@@ -43,6 +43,22 @@ export class EventBus {
   async since(lastId: number, limit = 500): Promise<BusEvent[]> {
     const rows = await this.db.selectFrom('events').selectAll().where('id', '>', lastId).orderBy('id').limit(limit).execute();
     return rows.map((r) => ({ id: r.id, type: r.type as BusEvent['type'], data: JSON.parse(r.data) }));
+  }
+
+  /**
+   * The oldest stored event id and the last id ever given (AUTOINCREMENT never reuses one, even
+   * after a prune), 0 when none: lets a stream tell a reconnecting client it missed more than
+   * can be replayed.
+   */
+  async bounds(): Promise<{ first: number; last: number }> {
+    const first = await this.db.selectFrom('events').select((eb) => eb.fn.min<number | null>('id').as('id')).executeTakeFirst();
+    const seq = await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = 'events'`.execute(this.db);
+    return { first: first?.id ?? 0, last: seq.rows[0]?.seq ?? 0 };
+  }
+
+  /** Live listeners, for checks that a closed stream let go of its subscription. */
+  listenerCount(): number {
+    return this.emitter.listenerCount('event');
   }
 
   subscribe(fn: (ev: BusEvent) => void): () => void {
