@@ -1,0 +1,29 @@
+/** SPEC §9: the business constants the upload engine runs on. */
+export const CHUNK_SIZE = 5 * 1024 * 1024; // 5,242,880 bytes: also the single-request threshold
+export const MAX_CONCURRENT = 3;
+export const REQUEST_TIMEOUT_MS = 120_000;
+export const MAX_RETRIES = 5;
+export const RETRY_BASE_MS = 2000;
+export const RETRY_FACTOR = 1.5;
+export const FIRST_POLL_MS = 1000;
+export const POLL_INTERVAL_MS = 1500;
+export const MAX_POLLS = 120;
+export const SUCCESS_BANNER_MS = 3000;
+/** A 409 answer moves the client back to the server's offset; this bounds a server that keeps refusing. */
+export const MAX_CONFLICTS_IN_A_ROW = 5;
+
+/** SPEC §5: what the drop zone accepts (react-dropzone `accept` shape). */
+export const ACCEPT: Record<string, string[]> = {
+  'image/jpeg': ['.jpeg', '.jpg'],
+  'image/png': ['.png'],
+  'image/gif': ['.gif'],
+  'image/webp': ['.webp'],
+  'video/mp4': ['.mp4'],
+  'video/quicktime': ['.mov', '.quicktime'],
+  'video/x-msvideo': ['.avi'],
+};
+
+/** Delay before retry number `attempt` (0-based): 2000, 3000, 4500, 6750, 10125 ms. */
+export function retryDelay(attempt: number): number {
+  return RETRY_BASE_MS * RETRY_FACTOR ** attempt;
+}

@@ -1,0 +1,169 @@
+import { CHUNK_SIZE, MAX_CONFLICTS_IN_A_ROW, REQUEST_TIMEOUT_MS } from './constants';
+import { MSG, SERVER_UPLOADS_OFF, statusFailed, UploadError } from './messages';
+import type { Timers, Transport, TransportRequest, TransportResponse } from './types';
+
+/** What the server made of a whole file (SPEC §3 "upload creation response"). */
+export interface Created {
+  photoId: string | null;
+  duplicate: boolean;
+  duplicateType: string | null;
+}
+
+type Kind = 'upload' | 'chunk';
+
+function parse(body: string): any {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The error text of a failed answer: the server's `error` sentence, else its raw text. */
+function failureText(res: TransportResponse): string {
+  const data = parse(res.body);
+  if (data && typeof data.error === 'string') return data.error;
+  return res.body.trim().slice(0, 200);
+}
+
+/** SPEC §7/§8: turns a non-success answer into the catalogue's sentence. */
+function failure(res: TransportResponse): UploadError {
+  if (res.status === 502 || res.status === 503 || res.status === 504) return new UploadError(MSG.unavailable);
+  const text = failureText(res);
+  if (res.status === 403 && text === SERVER_UPLOADS_OFF) return new UploadError(MSG.uploadsOff, true);
+  return new UploadError(statusFailed(res.status, text));
+}
+
+/** SPEC §7: 201 created; 200 + duplicate true skipped; any other 200 is an error. */
+export function readCreation(res: TransportResponse): Created {
+  if (res.status === 201 || res.status === 200) {
+    const data = parse(res.body);
+    if (res.status === 200 && data === undefined) throw new UploadError(MSG.parse200);
+    const created: Created = {
+      photoId: data?.photo_id != null ? String(data.photo_id) : null,
+      duplicate: data?.duplicate === true,
+      duplicateType: data?.duplicate_type ?? null,
+    };
+    if (res.status === 200 && !created.duplicate) throw new UploadError(MSG.unexpected200);
+    return created;
+  }
+  throw failure(res);
+}
+
+export class UploadRequests {
+  constructor(
+    private readonly transport: Transport,
+    private readonly timers: Timers,
+    private readonly sessionId: string,
+  ) {}
+
+  /** One request with SPEC's 120 s limit; a missing answer becomes SPEC's network/timeout sentence. */
+  async send(req: Omit<TransportRequest, 'signal'>, kind: Kind): Promise<TransportResponse> {
+    const abort = new AbortController();
+    let timedOut = false;
+    const timer = this.timers.setTimeout(() => {
+      timedOut = true;
+      abort.abort();
+    }, REQUEST_TIMEOUT_MS);
+    try {
+      return await this.transport({ ...req, signal: abort.signal });
+    } catch {
+      if (timedOut) throw new UploadError(kind === 'chunk' ? MSG.timeoutChunk : MSG.timeoutUpload);
+      throw new UploadError(kind === 'chunk' ? MSG.networkChunk : MSG.networkUpload);
+    } finally {
+      this.timers.clearTimeout(timer);
+    }
+  }
+
+  /** Files of 5 MB or less: one POST /api/upload (session_id first, then the file). */
+  async single(file: File, onProgress: (bytes: number) => void): Promise<Created> {
+    const form = new FormData();
+    form.append('session_id', this.sessionId);
+    form.append('file', file, file.name);
+    const res = await this.send(
+      {
+        method: 'POST',
+        url: '/api/upload',
+        body: form,
+        onUploadProgress: (loaded, total) => onProgress(Math.min(file.size, Math.round((file.size * loaded) / (total || 1)))),
+      },
+      'upload',
+    );
+    return readCreation(res);
+  }
+
+  /**
+   * GET /api/upload-chunk/offset: how much of this file the server already holds. When the
+   * server finished the file but its answer was lost, it says so and the result is returned.
+   */
+  async offset(file: File, uploadId: string): Promise<{ receivedBytes: number; created?: Created }> {
+    const q = new URLSearchParams({ session_id: this.sessionId, filename: file.name, total_size: String(file.size), upload_id: uploadId });
+    const res = await this.send({ method: 'GET', url: `/api/upload-chunk/offset?${q}` }, 'chunk');
+    if (res.status !== 200) throw failure(res);
+    const data = parse(res.body);
+    const receivedBytes = typeof data?.received_bytes === 'number' ? Math.min(Math.max(0, data.received_bytes), file.size) : 0;
+    if (data?.complete === true && data.photo_id != null) {
+      return { receivedBytes, created: { photoId: String(data.photo_id), duplicate: false, duplicateType: null } };
+    }
+    return { receivedBytes };
+  }
+
+  /**
+   * POST /api/upload-chunk from `from` to the end, 5 MiB at a time (chunk_end exclusive). The form
+   * fields go before the file part so the server can stream the chunk straight into place.
+   */
+  async chunks(file: File, uploadId: string, from: number, onProgress: (bytes: number) => void): Promise<Created> {
+    const total = file.size;
+    let offset = from;
+    let conflicts = 0;
+    for (;;) {
+      const start = offset;
+      const end = Math.min(start + CHUNK_SIZE, total);
+      const last = end >= total;
+      const form = new FormData();
+      form.append('session_id', this.sessionId);
+      form.append('upload_id', uploadId);
+      form.append('filename', file.name);
+      form.append('total_size', String(total));
+      form.append('chunk_start', String(start));
+      form.append('chunk_end', String(end));
+      form.append('is_last_chunk', String(last));
+      form.append('file', file.slice(start, end), file.name);
+      const res = await this.send(
+        {
+          method: 'POST',
+          url: '/api/upload-chunk',
+          body: form,
+          onUploadProgress: (loaded, t) => onProgress(start + Math.min(end - start, Math.round(((end - start) * loaded) / (t || 1)))),
+        },
+        'chunk',
+      );
+      if (res.status === 409) {
+        // The server holds less than we thought (it restarted, or an answer was lost): go back to its offset.
+        const received = parse(res.body)?.received_bytes;
+        if (typeof received !== 'number' || ++conflicts > MAX_CONFLICTS_IN_A_ROW) throw failure(res);
+        offset = Math.min(Math.max(0, received), total);
+        onProgress(offset);
+        continue;
+      }
+      conflicts = 0;
+      if (last) return readCreation(res);
+      if (res.status !== 200 && res.status !== 201) throw failure(res);
+      const received = parse(res.body)?.received_bytes;
+      offset = typeof received === 'number' && received > start ? Math.min(received, total) : end;
+      onProgress(offset);
+    }
+  }
+
+  /** GET /api/photos/{id}/status; null when there was no usable answer (polling just tries again). */
+  async status(photoId: string): Promise<{ status: string; duplicateType: string | null } | null> {
+    try {
+      const res = await this.send({ method: 'GET', url: `/api/photos/${encodeURIComponent(photoId)}/status` }, 'upload');
+      if (res.status !== 200) return null;
+      const data = parse(res.body);
+      return typeof data?.status === 'string' ? { status: data.status, duplicateType: data.duplicate_type ?? null } : null;
+    } catch {
+      return null;
+    }
+  }
+}

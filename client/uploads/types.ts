@@ -1,0 +1,55 @@
+/** SPEC §4: the per-file status. */
+export type UploadStatus = 'pending' | 'uploading' | 'uploaded' | 'processing' | 'complete' | 'duplicate' | 'error' | 'retrying';
+
+/** SPEC §4: the upload box. */
+export type BoxState = 'idle' | 'uploading' | 'success';
+
+/** SPEC §3: the client-side upload item. Items are replaced, never mutated, so views can compare by identity. */
+export interface UploadItem {
+  readonly id: string;
+  readonly file: File;
+  /** A random id per file, sent as upload_id so chunks of two different "image.jpg" never mix. */
+  readonly uploadId: string;
+  readonly progress: number;
+  readonly status: UploadStatus;
+  readonly retryCount: number;
+  readonly uploadedBytes: number;
+  readonly photoId: string | null;
+  readonly isDuplicate: boolean;
+  readonly duplicateType: string | null;
+  readonly error: string | null;
+  readonly isResumable: boolean;
+}
+
+export interface TransportRequest {
+  method: 'GET' | 'POST';
+  url: string;
+  body?: FormData;
+  /** Aborted when the request outlives its 120 s. */
+  signal: AbortSignal;
+  /** Bytes of the request body sent so far, and the body's total. */
+  onUploadProgress?: (loaded: number, total: number) => void;
+}
+
+export interface TransportResponse {
+  status: number;
+  statusText: string;
+  body: string;
+}
+
+/**
+ * A fetch-like function. It resolves with any HTTP answer and rejects only when no answer came
+ * (network failure or abort). The browser uses XMLHttpRequest (upload progress); tests pass a fake.
+ */
+export type Transport = (req: TransportRequest) => Promise<TransportResponse>;
+
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface Notice {
+  title: string;
+  description?: string;
+  variant?: 'default' | 'destructive' | 'success';
+}
