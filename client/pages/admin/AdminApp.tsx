@@ -1,18 +1,26 @@
+import type { ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
-import { Footer } from '../../components/Footer';
+import { AdminShell } from '../../components/admin/AdminShell';
+import { LoginPage } from './LoginPage';
+import { DashboardPage } from './DashboardPage';
+import { PhotosPage } from './PhotosPage';
+import { UsersPage } from './UsersPage';
+import { SettingsPage } from './SettingsPage';
+import { QrPage } from './QrPage';
 
-/** Routes under /admin (nested: paths here are relative). */
+const shell = (page: ReactNode) => <AdminShell>{page}</AdminShell>;
+
+/** Routes under /admin (nested: paths here are relative; "~/" is absolute). */
 export default function AdminApp() {
   return (
     <Switch>
-      <Route path="/login">
-        <div className="page">
-          <main className="container">
-            <h1>Admin Login</h1>
-          </main>
-          <Footer />
-        </div>
-      </Route>
+      <Route path="/login" component={LoginPage} />
+      <Route path="/dashboard">{shell(<DashboardPage />)}</Route>
+      <Route path="/photos">{shell(<PhotosPage />)}</Route>
+      <Route path="/users">{shell(<UsersPage />)}</Route>
+      <Route path="/settings">{shell(<SettingsPage />)}</Route>
+      <Route path="/qr">{shell(<QrPage />)}</Route>
+      {/* SPEC §2: any other path redirects to / */}
       <Route>
         <Redirect to="~/" replace />
       </Route>

@@ -1,0 +1,30 @@
+import { useEffect, type ReactNode } from 'react';
+import { Footer } from '../Footer';
+import { loadMe } from '../../state/admin';
+import { AdminHeader } from './AdminHeader';
+
+/** Frame of every signed-in admin screen: loads the current user (401 -> login), header, footer. */
+export function AdminShell({ children }: { children: ReactNode }) {
+  useEffect(() => {
+    void loadMe();
+  }, []);
+  return (
+    <div className="page admin-page">
+      <AdminHeader />
+      <main className="container admin-main">{children}</main>
+      <Footer />
+    </div>
+  );
+}
+
+/** The card shown when a load fails (SPEC §4: error with "Try Again"). */
+export function ErrorCard({ message, onRetry }: { message: string; onRetry: () => void }) {
+  return (
+    <div className="card admin-error-card" role="alert">
+      <p>{message}</p>
+      <button type="button" className="btn" onClick={onRetry}>
+        Try Again
+      </button>
+    </div>
+  );
+}

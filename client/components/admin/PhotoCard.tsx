@@ -1,0 +1,130 @@
+import Eye from 'lucide-react/icons/eye';
+import EyeOff from 'lucide-react/icons/eye-off';
+import Download from 'lucide-react/icons/download';
+import RotateCw from 'lucide-react/icons/rotate-cw';
+import RefreshCw from 'lucide-react/icons/refresh-cw';
+import Trash2 from 'lucide-react/icons/trash-2';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
+import type { AdminPhoto, UserPermissions } from '../../api/admin';
+import { PhotoThumb } from './PhotoThumb';
+import { cameraName, formatBytes, formatDate, isImage } from './format';
+
+export type CardAction = 'toggle' | 'download' | 'rotate' | 'regenerate' | 'delete';
+
+interface Props {
+  photo: AdminPhoto;
+  perms: UserPermissions;
+  selectMode: boolean;
+  selected: boolean;
+  busy: boolean;
+  onSelect: (id: string) => void;
+  onAction: (photo: AdminPhoto, action: CardAction) => void;
+}
+
+/** One photo in the All mode grid (SPEC §2 /admin/photos). */
+export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelect, onAction }: Props) {
+  const camera = cameraName(p.camera_make, p.camera_model);
+  const canTransform = perms.can_moderate_photos && isImage(p.content_type);
+  return (
+    <article
+      className={`card photo-card${selected ? ' is-selected' : ''}${p.is_visible ? '' : ' is-hidden'}`}
+      data-testid="photo-card"
+      data-photo-id={p.id}
+      aria-busy={busy || undefined}
+    >
+      <div className="photo-card-media" onClick={selectMode ? () => onSelect(p.id) : undefined}>
+        <PhotoThumb photo={p} />
+        {selectMode && (
+          <label className="photo-card-check" onClick={(e) => e.stopPropagation()}>
+            <input type="checkbox" checked={selected} onChange={() => onSelect(p.id)} />
+            <span className="sr-only">Select {p.original_filename}</span>
+          </label>
+        )}
+        <span className={`badge photo-card-state ${p.is_visible ? 'badge-visible' : 'badge-hidden'}`}>
+          {p.is_visible ? <Eye size={14} aria-hidden="true" /> : <EyeOff size={14} aria-hidden="true" />}
+          {p.is_visible ? 'Visible' : 'Hidden'}
+        </span>
+        {busy && (
+          <div className="photo-card-busy" role="status">
+            <LoaderCircle size={28} className="spin" aria-hidden="true" />
+            <span>Working...</span>
+          </div>
+        )}
+      </div>
+      <div className="photo-card-info">
+        <div className="photo-card-name" title={p.original_filename}>
+          {p.original_filename}
+        </div>
+        <dl className="photo-card-meta">
+          <div>
+            <dt>Size</dt>
+            <dd>{formatBytes(p.file_size)}</dd>
+          </div>
+          {p.width && p.height ? (
+            <div>
+              <dt>Dimensions</dt>
+              <dd data-testid="photo-dimensions">
+                {p.width} × {p.height}
+              </dd>
+            </div>
+          ) : null}
+          <div>
+            <dt>Uploaded</dt>
+            <dd>{formatDate(p.upload_timestamp)}</dd>
+          </div>
+          {camera && (
+            <div>
+              <dt>Camera</dt>
+              <dd>{camera}</dd>
+            </div>
+          )}
+        </dl>
+      </div>
+      <div className="photo-card-actions">
+        <button type="button" className="btn btn-sm btn-outline" disabled={busy} onClick={() => onAction(p, 'toggle')}>
+          {p.is_visible ? <EyeOff size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
+          {p.is_visible ? 'Hide' : 'Show'}
+        </button>
+        <button type="button" className="btn btn-sm btn-outline btn-icon" aria-label="Download" title="Download" disabled={busy} onClick={() => onAction(p, 'download')}>
+          <Download size={16} aria-hidden="true" />
+        </button>
+        {canTransform && (
+          <>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline btn-icon"
+              aria-label="Rotate 90° clockwise"
+              title="Rotate 90° clockwise"
+              disabled={busy}
+              onClick={() => onAction(p, 'rotate')}
+            >
+              <RotateCw size={16} aria-hidden="true" />
+            </button>
+            <button
+              type="button"
+              className="btn btn-sm btn-outline btn-icon"
+              aria-label="Regenerate thumbnail"
+              title="Regenerate thumbnail"
+              disabled={busy}
+              onClick={() => onAction(p, 'regenerate')}
+            >
+              <RefreshCw size={16} aria-hidden="true" />
+            </button>
+          </>
+        )}
+        {perms.can_manage_users && (
+          <button
+            type="button"
+            className="btn btn-sm btn-danger btn-icon"
+            aria-label="Delete permanently"
+            title="Delete permanently"
+            disabled={busy}
+            onClick={() => onAction(p, 'delete')}
+          >
+            <Trash2 size={16} aria-hidden="true" />
+          </button>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,129 @@
+import { useState } from 'react';
+import { adminApi, errorText, type AdminPhoto } from '../../api/admin';
+import { handleUnauthorized } from '../../state/admin';
+import { toast } from '../ui/toast';
+import { DELETE_PHOTO_CONFIRM } from './RecentPhotos';
+import type { CardAction } from './PhotoCard';
+
+export const REJECT_CONFIRM = 'Are you sure you want to reject this photo? This will permanently delete it.';
+export const bulkDeleteConfirm = (n: number) => `Are you sure you want to permanently delete ${n} photos? This action cannot be undone.`;
+
+/** SPEC §8: the server's error field first, else the fixed sentence, as a destructive toast. */
+function fail(err: unknown, fallback: string): void {
+  if (handleUnauthorized(err)) return;
+  console.error(fallback, err);
+  toast({ title: 'Error', description: errorText(err, fallback), variant: 'destructive' });
+}
+
+/** Calls that a rotate/regenerate answer with {success:false, error} instead of a status. */
+function ensure(r: { success?: boolean; error?: string } | null, fallback: string): void {
+  if (r && r.success === false) throw Object.assign(new Error(r.error || fallback), { soft: r.error || fallback });
+}
+const softText = (err: unknown, fallback: string) => (err as { soft?: string })?.soft ?? errorText(err, fallback);
+
+/** Every action of the photos screen; each reloads the list when it changed something. */
+export function usePhotoActions(reload: () => Promise<void> | void) {
+  const [busy, setBusy] = useState<ReadonlySet<string>>(new Set());
+  const [regeneratingAll, setRegeneratingAll] = useState(false);
+
+  const mark = (id: string, on: boolean) =>
+    setBusy((b) => {
+      const n = new Set(b);
+      if (on) n.add(id);
+      else n.delete(id);
+      return n;
+    });
+
+  const run = async (work: () => Promise<unknown>, fallback: string, reloadAfter = true): Promise<boolean> => {
+    try {
+      await work();
+      if (reloadAfter) await reload();
+      return true;
+    } catch (err) {
+      fail(err, fallback);
+      return false;
+    }
+  };
+
+  const busyRun = async (id: string, work: () => Promise<{ success?: boolean; error?: string }>, fallback: string) => {
+    mark(id, true);
+    try {
+      ensure(await work(), fallback);
+      await reload();
+    } catch (err) {
+      if (!handleUnauthorized(err)) {
+        console.error(fallback, err);
+        toast({ title: 'Error', description: softText(err, fallback), variant: 'destructive' });
+      }
+    } finally {
+      mark(id, false);
+    }
+  };
+
+  const cardAction = async (p: AdminPhoto, action: CardAction) => {
+    switch (action) {
+      case 'toggle':
+        return void (await run(() => adminApi.toggleVisibility(p.id), 'Failed to toggle visibility'));
+      case 'download':
+        try {
+          const r = await adminApi.download(p.id);
+          if (!r?.download_url) throw new Error('no download_url');
+          // The URL answers with Content-Disposition: attachment, so the page stays where it is.
+          window.location.assign(r.download_url);
+        } catch (err) {
+          fail(err, 'Failed to get download URL');
+        }
+        return;
+      case 'rotate':
+        return busyRun(p.id, () => adminApi.rotate(p.id), 'Failed to rotate photo');
+      case 'regenerate':
+        return busyRun(p.id, () => adminApi.regenerate(p.id), 'Failed to regenerate thumbnail');
+      case 'delete':
+        if (!window.confirm(DELETE_PHOTO_CONFIRM)) return;
+        return void (await run(() => adminApi.deletePhoto(p.id), 'Failed to delete photo'));
+    }
+  };
+
+  const bulkVisibility = async (ids: string[], action: 'show' | 'hide') => {
+    if (ids.length === 0) return;
+    await run(async () => {
+      const r = await adminApi.bulkVisibility(ids, action);
+      if (r?.message) toast({ title: r.message, variant: 'success' });
+    }, `Failed to ${action} photos`);
+  };
+
+  const bulkDelete = async (ids: string[]) => {
+    if (ids.length === 0 || !window.confirm(bulkDeleteConfirm(ids.length))) return;
+    await run(async () => {
+      const r = await adminApi.bulkDelete(ids);
+      if (r?.message) toast({ title: r.message, variant: r.failed_deletes?.length ? 'destructive' : 'success' });
+    }, 'Failed to delete photos');
+  };
+
+  const regenerateAll = async () => {
+    setRegeneratingAll(true);
+    try {
+      const r = await adminApi.regenerateAll();
+      ensure(r, 'Failed to regenerate thumbnails');
+      const s = r.statistics ?? { processed: 0, succeeded: 0, failed: 0 };
+      window.alert(`Thumbnail regeneration complete.\nProcessed: ${s.processed}\nSucceeded: ${s.succeeded}\nFailed: ${s.failed}`);
+      await reload();
+    } catch (err) {
+      if (!handleUnauthorized(err)) toast({ title: 'Error', description: softText(err, 'Failed to regenerate thumbnails'), variant: 'destructive' });
+    } finally {
+      setRegeneratingAll(false);
+    }
+  };
+
+  const approve = (id: string) => run(() => adminApi.photoAction(id, 'approve'), 'Failed to approve photo');
+  const reject = async (id: string) => {
+    if (!window.confirm(REJECT_CONFIRM)) return;
+    await run(() => adminApi.deletePhoto(id), 'Failed to reject photo');
+  };
+  const approveMany = async (ids: string[]) => {
+    if (ids.length === 0) return;
+    await run(() => adminApi.bulkVisibility(ids, 'show'), 'Failed to approve photos');
+  };
+
+  return { busy, regeneratingAll, cardAction, bulkVisibility, bulkDelete, regenerateAll, approve, reject, approveMany };
+}

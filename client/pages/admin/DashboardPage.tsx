@@ -1,0 +1,167 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import Images from 'lucide-react/icons/images';
+import Users from 'lucide-react/icons/users';
+import Settings from 'lucide-react/icons/settings';
+import Monitor from 'lucide-react/icons/monitor';
+import QrCode from 'lucide-react/icons/qr-code';
+import { adminApi, type Dashboard } from '../../api/admin';
+import { handleUnauthorized, me, permissionsOf } from '../../state/admin';
+import { ErrorCard } from '../../components/admin/AdminShell';
+import { StatCards } from '../../components/admin/StatCards';
+import { UploadChart } from '../../components/admin/UploadChart';
+import { CameraPie } from '../../components/admin/CameraPie';
+import { RecentActivity } from '../../components/admin/RecentActivity';
+import { DELETE_PHOTO_CONFIRM, RecentPhotos } from '../../components/admin/RecentPhotos';
+import { ExportButtons } from '../../components/admin/ExportButtons';
+
+/** SPEC §9: the dashboard reloads every 30 s. */
+export const DASHBOARD_REFRESH_MS = 30_000;
+
+export function DashboardSkeleton() {
+  return (
+    <div aria-busy="true" aria-label="Loading dashboard" className="dashboard-skeleton">
+      <div className="skeleton" style={{ height: '2.5rem', width: '60%' }} />
+      <div className="stat-grid">
+        {[0, 1, 2, 3].map((i) => (
+          <div key={i} className="skeleton" style={{ height: '7rem' }} />
+        ))}
+      </div>
+      <div className="dashboard-charts">
+        <div className="skeleton" style={{ height: '16rem' }} />
+        <div className="skeleton" style={{ height: '16rem' }} />
+      </div>
+    </div>
+  );
+}
+
+export function DashboardPage() {
+  useSignals();
+  const [, setLocation] = useLocation();
+  const [data, setData] = useState<Dashboard | null>(null);
+  const [error, setError] = useState(false);
+  const hasData = useRef(false);
+
+  const load = useCallback(async () => {
+    try {
+      const d = await adminApi.dashboard();
+      hasData.current = true;
+      setData(d);
+      setError(false);
+    } catch (err) {
+      if (handleUnauthorized(err)) return;
+      console.error('Failed to load dashboard data', err);
+      // A failed background refresh keeps the figures already shown.
+      if (!hasData.current) setError(true);
+    }
+  }, []);
+
+  useEffect(() => {
+    void load();
+    const t = setInterval(() => void load(), DASHBOARD_REFRESH_MS);
+    return () => clearInterval(t);
+  }, [load]);
+
+  const retry = () => {
+    setError(false);
+    void load();
+  };
+
+  const onPhotoAction = async (id: string, action: 'approve' | 'hide' | 'delete') => {
+    if (action === 'delete' && !window.confirm(DELETE_PHOTO_CONFIRM)) return;
+    try {
+      if (action === 'delete') await adminApi.deletePhoto(id);
+      else await adminApi.photoAction(id, action);
+      await load();
+    } catch (err) {
+      // SPEC §8: dashboard card actions fail silently.
+      if (!handleUnauthorized(err)) console.error(`Dashboard ${action} failed`, err);
+    }
+  };
+
+  if (error) return <ErrorCard message="Failed to load dashboard data" onRetry={retry} />;
+  if (!data) return <DashboardSkeleton />;
+
+  const perms = { ...permissionsOf(me.value), ...data.user_permissions };
+  const user = me.value?.user;
+  const name = user?.full_name || user?.username;
+  const showSettings = perms.can_edit_settings ?? perms.is_admin;
+
+  const openWall = () => {
+    // The wall is meant for a screen at the reception: ask for full screen on the way there.
+    document.documentElement.requestFullscreen?.().catch(() => undefined);
+    setLocation('~/wall');
+  };
+
+  return (
+    <div className="dashboard">
+      <div className="dashboard-head">
+        <h1>{name ? `Welcome back, ${name}` : 'Welcome back'}</h1>
+        <div className="dashboard-actions">
+          <Link href="/photos" className="btn">
+            <Images size={18} aria-hidden="true" />
+            Manage Photos
+          </Link>
+          {perms.can_manage_users && (
+            <Link href="/users" className="btn btn-outline">
+              <Users size={18} aria-hidden="true" />
+              Manage Users
+            </Link>
+          )}
+          {showSettings && (
+            <Link href="/settings" className="btn btn-outline">
+              <Settings size={18} aria-hidden="true" />
+              Settings
+            </Link>
+          )}
+          <a
+            href="/wall"
+            className="btn btn-outline"
+            onClick={(e) => {
+              e.preventDefault();
+              openWall();
+            }}
+          >
+            <Monitor size={18} aria-hidden="true" />
+            Reception Wall
+          </a>
+          <Link href="/qr" className="btn btn-outline">
+            <QrCode size={18} aria-hidden="true" />
+            QR Signs
+          </Link>
+          <ExportButtons />
+        </div>
+      </div>
+
+      <StatCards stats={data.stats} canManageUsers={perms.can_manage_users} />
+
+      <div className="dashboard-charts">
+        <section className="card">
+          <h2 className="card-title">Upload Trends</h2>
+          <UploadChart data={data.chart_data.uploads_by_day} />
+        </section>
+        <section className="card">
+          <h2 className="card-title">Camera Usage</h2>
+          <CameraPie data={data.chart_data.camera_stats} />
+        </section>
+      </div>
+
+      <div className="dashboard-lists">
+        <section className="card">
+          <h2 className="card-title">Recent Activity</h2>
+          <RecentActivity items={data.recent_activity} />
+        </section>
+        <section className="card">
+          <h2 className="card-title">Recent Photos</h2>
+          <RecentPhotos
+            photos={data.recent_photos}
+            total={data.stats.total_photos}
+            canDelete={perms.can_manage_users}
+            onAction={(id, a) => void onPhotoAction(id, a)}
+          />
+        </section>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Link, useLocation } from 'wouter';
+import { ApiError } from '../../api/http';
+import { adminApi, type MeResponse } from '../../api/admin';
+import { setMe } from '../../state/admin';
+import { Footer } from '../../components/Footer';
+
+/** /admin/login (SPEC §2, §4 "Login form", §8 login failure). */
+export function LoginPage() {
+  const [, setLocation] = useLocation();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  // Someone already signed in goes straight on to the dashboard.
+  useEffect(() => {
+    let live = true;
+    adminApi
+      .me()
+      .then((r) => {
+        if (!live) return;
+        setMe(r);
+        setLocation('/dashboard', { replace: true });
+      })
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [setLocation]);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setBusy(true);
+    setError(null);
+    try {
+      const r = (await adminApi.login(username, password)) as Partial<MeResponse> | null;
+      if (r && r.user && r.user_permissions) setMe(r as MeResponse);
+      setLocation('/dashboard');
+    } catch (err) {
+      const body = err instanceof ApiError ? (err.body as { error?: unknown } | null) : null;
+      setError(body && typeof body === 'object' && typeof body.error === 'string' && body.error ? body.error : 'Login failed');
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="page admin-login-page">
+      <main className="container admin-login">
+        <div className="card admin-login-card">
+          <h1>Admin Login</h1>
+          <p className="muted">Sign in to access the wedding photo administration panel</p>
+          {error && (
+            <div className="alert alert-destructive" role="alert">
+              {error}
+            </div>
+          )}
+          <form onSubmit={submit} className="admin-form">
+            <div className="field">
+              <label htmlFor="admin-username">Username</label>
+              <input
+                id="admin-username"
+                type="text"
+                autoComplete="username"
+                placeholder="Enter your username"
+                required
+                disabled={busy}
+                value={username}
+                onChange={(e) => setUsername(e.target.value)}
+              />
+            </div>
+            <div className="field">
+              <label htmlFor="admin-password">Password</label>
+              <input
+                id="admin-password"
+                type="password"
+                autoComplete="current-password"
+                placeholder="Enter your password"
+                required
+                disabled={busy}
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+              />
+            </div>
+            <button type="submit" className="btn admin-login-submit" disabled={busy}>
+              {busy ? 'Signing in...' : 'Sign In'}
+            </button>
+          </form>
+          <p className="admin-login-back">
+            <Link href="~/">← Back to Wedding Photos</Link>
+          </p>
+        </div>
+      </main>
+      <Footer />
+    </div>
+  );
+}

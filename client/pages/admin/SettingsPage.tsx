@@ -1,0 +1,164 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import Plus from 'lucide-react/icons/plus';
+import Trash2 from 'lucide-react/icons/trash-2';
+import { adminApi, errorText, isForbidden } from '../../api/admin';
+import { handleUnauthorized } from '../../state/admin';
+import { settings as publicSettings, type ScheduleItem, type WeddingSettings } from '../../state/settings';
+import { toast } from '../../components/ui/toast';
+import { ErrorCard } from '../../components/admin/AdminShell';
+
+const FORBIDDEN_TEXT = 'Insufficient permissions. Admin role required.';
+
+const FIELDS: { key: keyof ScheduleItem; label: string; long?: boolean }[] = [
+  { key: 'title', label: 'Title' },
+  { key: 'day', label: 'Day' },
+  { key: 'time', label: 'Time' },
+  { key: 'venue', label: 'Venue' },
+  { key: 'location', label: 'Location' },
+  { key: 'attire', label: 'Attire' },
+  { key: 'attendance', label: 'Attendance' },
+  { key: 'description', label: 'Description', long: true },
+];
+
+const blankItem = (): ScheduleItem => ({ title: '', day: '', time: '', venue: '', location: '', attire: '', attendance: '', description: '' });
+
+/** /admin/settings: the wedding content of the guest pages and the uploads switch (admins only). */
+export function SettingsPage() {
+  const [form, setForm] = useState<WeddingSettings | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  const load = useCallback(async () => {
+    try {
+      setForm((await adminApi.settings()).settings);
+      setLoadError(null);
+    } catch (err) {
+      if (handleUnauthorized(err)) return;
+      setLoadError(isForbidden(err) ? FORBIDDEN_TEXT : 'Failed to load settings');
+    }
+  }, []);
+  useEffect(() => {
+    void load();
+  }, [load]);
+
+  if (loadError === FORBIDDEN_TEXT)
+    return (
+      <div className="card admin-error-card" role="alert">
+        <p>{FORBIDDEN_TEXT}</p>
+      </div>
+    );
+  if (loadError) return <ErrorCard message={loadError} onRetry={() => void load()} />;
+  if (!form) return <div className="skeleton" style={{ height: '24rem' }} aria-busy="true" aria-label="Loading settings" />;
+
+  const set = <K extends keyof WeddingSettings>(k: K, v: WeddingSettings[K]) => setForm({ ...form, [k]: v });
+  const setItem = (i: number, k: keyof ScheduleItem, v: string) =>
+    set(
+      'schedule',
+      form.schedule.map((it, j) => (j === i ? { ...it, [k]: v } : it)),
+    );
+
+  const save = async (e: FormEvent) => {
+    e.preventDefault();
+    setSaving(true);
+    setSaveError(null);
+    try {
+      const r = await adminApi.saveSettings(form);
+      setForm(r.settings);
+      publicSettings.value = r.settings; // the guest pages read this signal
+      toast({ title: 'Settings saved', variant: 'success' });
+    } catch (err) {
+      if (!handleUnauthorized(err)) setSaveError(errorText(err, 'Failed to save settings'));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <form className="settings-page admin-form" onSubmit={save}>
+      <div className="photos-head">
+        <h1>Settings</h1>
+        <button type="submit" className="btn" disabled={saving}>
+          {saving ? 'Saving...' : 'Save'}
+        </button>
+      </div>
+      {saveError && (
+        <div className="alert alert-destructive" role="alert">
+          {saveError}
+        </div>
+      )}
+
+      <section className="card settings-section">
+        <h2 className="card-title">Couple</h2>
+        <div className="settings-row">
+          <div className="field">
+            <label htmlFor="st-name-1">First name</label>
+            <input id="st-name-1" type="text" required value={form.couple_names[0]} onChange={(e) => set('couple_names', [e.target.value, form.couple_names[1]])} />
+          </div>
+          <div className="field">
+            <label htmlFor="st-name-2">Second name</label>
+            <input id="st-name-2" type="text" required value={form.couple_names[1]} onChange={(e) => set('couple_names', [form.couple_names[0], e.target.value])} />
+          </div>
+        </div>
+        <label className="checkbox-row">
+          <input type="checkbox" role="switch" checked={form.uploads_enabled} onChange={(e) => set('uploads_enabled', e.target.checked)} />
+          Guest uploads enabled
+        </label>
+      </section>
+
+      <section className="card settings-section">
+        <h2 className="card-title">Texts</h2>
+        <div className="field">
+          <label htmlFor="st-welcome">Welcome message</label>
+          <textarea id="st-welcome" value={form.welcome_message} onChange={(e) => set('welcome_message', e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="st-sharing">Photo sharing message</label>
+          <textarea id="st-sharing" value={form.photo_sharing_message} onChange={(e) => set('photo_sharing_message', e.target.value)} />
+        </div>
+        <div className="field">
+          <label htmlFor="st-thanks">Thank-you message</label>
+          <textarea id="st-thanks" value={form.thank_you_message} onChange={(e) => set('thank_you_message', e.target.value)} />
+        </div>
+      </section>
+
+      <section className="card settings-section">
+        <h2 className="card-title">Schedule</h2>
+        {form.schedule.map((item, i) => (
+          <fieldset key={i} className="schedule-item">
+            <legend>Event {i + 1}</legend>
+            <div className="settings-grid">
+              {FIELDS.map((f) => (
+                <div key={f.key} className={`field${f.long ? ' field-wide' : ''}`}>
+                  <label htmlFor={`st-${i}-${f.key}`}>{f.label}</label>
+                  {f.long ? (
+                    <textarea id={`st-${i}-${f.key}`} value={item[f.key]} onChange={(e) => setItem(i, f.key, e.target.value)} />
+                  ) : (
+                    <input id={`st-${i}-${f.key}`} type="text" required={f.key === 'title'} value={item[f.key]} onChange={(e) => setItem(i, f.key, e.target.value)} />
+                  )}
+                </div>
+              ))}
+            </div>
+            {form.schedule.length > 1 && (
+              <button type="button" className="btn btn-sm btn-outline" onClick={() => set('schedule', form.schedule.filter((_, j) => j !== i))}>
+                <Trash2 size={16} aria-hidden="true" />
+                Remove event {i + 1}
+              </button>
+            )}
+          </fieldset>
+        ))}
+        {form.schedule.length < 10 && (
+          <button type="button" className="btn btn-outline" onClick={() => set('schedule', [...form.schedule, blankItem()])}>
+            <Plus size={18} aria-hidden="true" />
+            Add event
+          </button>
+        )}
+      </section>
+      <div className="settings-save">
+        <button type="submit" className="btn" disabled={saving}>
+          {saving ? 'Saving...' : 'Save'}
+        </button>
+      </div>
+    </form>
+  );
+}

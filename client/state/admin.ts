@@ -1,0 +1,39 @@
+import { signal } from '@preact/signals-react';
+import { navigate } from 'wouter/use-browser-location';
+import { adminApi, isUnauthorized, type MeResponse, type UserPermissions } from '../api/admin';
+
+/** The signed-in admin user and their permission flags; null until known. */
+export const me = signal<MeResponse | null>(null);
+
+const NONE: UserPermissions = { can_manage_users: false, can_moderate_photos: false, is_admin: false };
+export const permissionsOf = (m: MeResponse | null): UserPermissions => m?.user_permissions ?? NONE;
+
+let pending: Promise<void> | undefined;
+
+/** Loads /admin/api/me once; a 401 sends the browser to the login page, other failures are ignored (SPEC §8). */
+export function loadMe(force = false): Promise<void> {
+  if (pending && !force) return pending;
+  pending = adminApi
+    .me()
+    .then((r) => {
+      me.value = r;
+    })
+    .catch((err) => {
+      pending = undefined;
+      if (!handleUnauthorized(err)) console.error('Could not load the current user', err);
+    });
+  return pending;
+}
+
+export function setMe(r: MeResponse | null): void {
+  me.value = r;
+  pending = r ? Promise.resolve() : undefined;
+}
+
+/** SPEC §8: a 401 on any admin load ends on /admin/login. Returns true when it handled the error. */
+export function handleUnauthorized(err: unknown): boolean {
+  if (!isUnauthorized(err)) return false;
+  setMe(null);
+  if (location.pathname !== '/admin/login') navigate('/admin/login', { replace: true });
+  return true;
+}
