@@ -1,0 +1,120 @@
+import type { PhotoRow } from '../db/schema.js';
+
+/** What the public gallery (and the reception wall's event stream) shows of a photo. */
+export interface GalleryItem {
+  id: string;
+  content_type: string;
+  thumbnail_url: string | null;
+  backblaze_url: string | null;
+  original_filename: string;
+  upload_timestamp: string;
+  date_taken: string | null;
+  camera_make: string | null;
+  camera_model: string | null;
+  width: number | null;
+  height: number | null;
+}
+
+/** What the admin screens show of a photo (SPEC §3 "Admin photo" plus a few helpful extras). */
+export interface AdminPhoto {
+  id: string;
+  original_filename: string;
+  thumbnail_url: string | null;
+  display_url: string | null;
+  content_type: string;
+  file_size: number;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  upload_timestamp: string;
+  date_taken: string | null;
+  is_visible: boolean;
+  uploader_name: string | null;
+  camera_make: string | null;
+  camera_model: string | null;
+  status: PhotoRow['status'];
+  processing_error: string | null;
+  approved_at: string | null;
+}
+
+/** The columns the mappers read; list queries select only these. */
+export const GALLERY_COLUMNS = [
+  'id',
+  'content_type',
+  'thumb_path',
+  'display_path',
+  'derivative_version',
+  'original_filename',
+  'upload_timestamp',
+  'date_taken',
+  'camera_make',
+  'camera_model',
+  'width',
+  'height',
+] as const;
+
+type GalleryRow = Pick<PhotoRow, (typeof GALLERY_COLUMNS)[number]>;
+
+/**
+ * Derivative URLs carry the derivative version: a rebuilt thumbnail gets a new URL, so the old
+ * one can be cached forever. A URL is only given once its file exists (a listed URL always serves).
+ */
+export function thumbnailUrl(r: Pick<PhotoRow, 'id' | 'thumb_path' | 'derivative_version'>): string | null {
+  return r.thumb_path ? `/media/${encodeURIComponent(r.id)}/thumb?v=${r.derivative_version}` : null;
+}
+
+export function displayUrl(r: Pick<PhotoRow, 'id' | 'display_path' | 'derivative_version'>): string | null {
+  return r.display_path ? `/media/${encodeURIComponent(r.id)}/display?v=${r.derivative_version}` : null;
+}
+
+export const photoRowToGalleryItem = (r: GalleryRow): GalleryItem => ({
+  id: r.id,
+  content_type: r.content_type,
+  thumbnail_url: thumbnailUrl(r),
+  // The name is kept for client compatibility; it is this server's display copy, never the original.
+  backblaze_url: displayUrl(r),
+  original_filename: r.original_filename,
+  upload_timestamp: r.upload_timestamp,
+  date_taken: r.date_taken,
+  camera_make: r.camera_make,
+  camera_model: r.camera_model,
+  width: r.width,
+  height: r.height,
+});
+
+export const photoRowToAdminPhoto = (r: PhotoRow): AdminPhoto => ({
+  id: r.id,
+  original_filename: r.original_filename,
+  thumbnail_url: thumbnailUrl(r),
+  display_url: displayUrl(r),
+  content_type: r.content_type,
+  file_size: r.file_size,
+  width: r.width,
+  height: r.height,
+  duration: r.duration,
+  upload_timestamp: r.upload_timestamp,
+  date_taken: r.date_taken,
+  is_visible: r.is_visible === 1,
+  uploader_name: r.uploader_name,
+  camera_make: r.camera_make,
+  camera_model: r.camera_model,
+  status: r.status,
+  processing_error: r.processing_error,
+  approved_at: r.approved_at,
+});
+
+/**
+ * "Canon EOS 40D", not "Canon Canon EOS 40D": the make is left out when the model already starts
+ * with its first word (so "NIKON CORPORATION" + "NIKON D70" is "NIKON D70"). null without either.
+ */
+export function cameraName(make: string | null, model: string | null): string | null {
+  const mk = make?.trim().replace(/\s+/g, ' ') || '';
+  const md = model?.trim().replace(/\s+/g, ' ') || '';
+  if (!mk && !md) return null;
+  if (!mk) return md;
+  if (!md) return mk;
+  const firstWord = mk.split(' ')[0].toLowerCase();
+  const lower = md.toLowerCase();
+  if (lower.startsWith(mk.toLowerCase()) || lower === firstWord || lower.startsWith(firstWord + ' ') || lower.startsWith(firstWord + '-')) return md;
+  return `${mk} ${md}`;
+}

@@ -1,0 +1,143 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB, PhotoRow, PhotoUpdate } from '../db/schema.js';
+import { GALLERY_COLUMNS } from './photos.mappers.js';
+
+/** Which photos an admin list shows: all, visible only, or hidden only (the approval queue). */
+export type AdminFilter = 'all' | 'visible' | 'hidden';
+
+export interface CameraCount {
+  camera_make: string | null;
+  camera_model: string | null;
+  n: number;
+}
+
+/** Every SQL statement about photos. */
+export class PhotosRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  byId(id: string): Promise<PhotoRow | undefined> {
+    return this.db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirst();
+  }
+
+  byIds(ids: readonly string[]): Promise<PhotoRow[]> {
+    if (!ids.length) return Promise.resolve([]);
+    return this.db.selectFrom('photos').selectAll().where('id', 'in', ids).execute();
+  }
+
+  /** Visible photos, newest first; the id breaks ties so pages never overlap. */
+  listVisible(limit: number, offset: number) {
+    return this.db
+      .selectFrom('photos')
+      .select(GALLERY_COLUMNS)
+      .where('is_visible', '=', 1)
+      .orderBy('upload_timestamp', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
+  async countVisible(): Promise<number> {
+    const r = await this.db
+      .selectFrom('photos')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('is_visible', '=', 1)
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  private filtered(filter: AdminFilter) {
+    let q = this.db.selectFrom('photos');
+    if (filter === 'visible') q = q.where('is_visible', '=', 1);
+    if (filter === 'hidden') q = q.where('is_visible', '=', 0);
+    return q;
+  }
+
+  listAdmin(filter: AdminFilter, limit: number, offset: number): Promise<PhotoRow[]> {
+    return this.filtered(filter)
+      .selectAll()
+      .orderBy('upload_timestamp', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+  }
+
+  async countAdmin(filter: AdminFilter): Promise<number> {
+    const r = await this.filtered(filter)
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(r.n);
+  }
+
+  allIds(): Promise<string[]> {
+    return this.db
+      .selectFrom('photos')
+      .select('id')
+      .orderBy('upload_timestamp')
+      .execute()
+      .then((rows) => rows.map((r) => r.id));
+  }
+
+  update(id: string, patch: PhotoUpdate): Promise<PhotoRow | undefined> {
+    return this.db.updateTable('photos').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  /** Sets visibility on many photos; returns the rows whose visibility actually changed. */
+  async setVisibleMany(ids: readonly string[], visible: boolean, approvedAt: string): Promise<PhotoRow[]> {
+    if (!ids.length) return [];
+    const changed = await this.db
+      .updateTable('photos')
+      .set(visible ? { is_visible: 1, approved_at: sql<string>`coalesce(approved_at, ${approvedAt})` } : { is_visible: 0 })
+      .where('id', 'in', ids)
+      .where('is_visible', '=', visible ? 0 : 1)
+      .returningAll()
+      .execute();
+    return changed;
+  }
+
+  async delete(id: string): Promise<PhotoRow | undefined> {
+    return this.db.deleteFrom('photos').where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  /** Totals over every stored photo (for /api/stats and the dashboard). */
+  async totals(): Promise<{ total: number; visible: number; videos: number; bytes: number }> {
+    const r = await this.db
+      .selectFrom('photos')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('total'),
+        eb.fn.coalesce(eb.fn.sum<number>('is_visible'), sql<number>`0`).as('visible'),
+        eb.fn.coalesce(eb.fn.sum<number>(eb.case().when('content_type', 'like', 'video/%').then(1).else(0).end()), sql<number>`0`).as('videos'),
+        eb.fn.coalesce(eb.fn.sum<number>('file_size'), sql<number>`0`).as('bytes'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { total: Number(r.total), visible: Number(r.visible), videos: Number(r.videos), bytes: Number(r.bytes) };
+  }
+
+  cameraCounts(): Promise<CameraCount[]> {
+    return this.db
+      .selectFrom('photos')
+      .select((eb) => ['camera_make', 'camera_model', eb.fn.countAll<number>().as('n')])
+      .where((eb) => eb.or([eb('camera_make', 'is not', null), eb('camera_model', 'is not', null)]))
+      .groupBy(['camera_make', 'camera_model'])
+      .execute();
+  }
+
+  /**
+   * Uploads since `sinceIso`, counted per UTC day. SQLite's date() reads any ISO 8601 time with
+   * a zone, so the grouping does not depend on how a timestamp was written.
+   */
+  async uploadsPerDay(sinceIso: string): Promise<Map<string, number>> {
+    const rows = await sql<{ day: string; n: number }>`
+      SELECT date(upload_timestamp) AS day, count(*) AS n FROM photos
+      WHERE julianday(upload_timestamp) >= julianday(${sinceIso})
+      GROUP BY day`.execute(this.db);
+    return new Map(rows.rows.map((r) => [r.day, Number(r.n)]));
+  }
+
+  async countSince(sinceIso: string): Promise<number> {
+    const r = await sql<{ n: number }>`
+      SELECT count(*) AS n FROM photos WHERE julianday(upload_timestamp) >= julianday(${sinceIso})`.execute(this.db);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+}

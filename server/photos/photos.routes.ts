@@ -1,0 +1,92 @@
+import { Router } from 'express';
+import { requirePermission } from '../auth/middleware.js';
+import { badRequest } from '../http/errors.js';
+import type { DownloadTokens } from './download-tokens.js';
+import { boolParam, intParam, photoIds, rotationDegrees } from './photos.params.js';
+import type { AdminFilter } from './photos.repo.js';
+import type { PhotosService } from './photos.service.js';
+
+/** GET /api/photos, GET /api/stats */
+export function publicPhotosRouter(photos: PhotosService): Router {
+  const r = Router();
+  r.get('/photos', async (req, res) => {
+    const limit = intParam(req.query.limit, 'limit', { default: 20, min: 1, max: 100 });
+    const offset = intParam(req.query.offset, 'offset', { default: 0, min: 0 });
+    res.json({ success: true, ...(await photos.gallery(limit, offset)) });
+  });
+  r.get('/stats', async (_req, res) => {
+    res.json({ success: true, stats: await photos.stats() });
+  });
+  return r;
+}
+
+const s = (v: unknown) => String(v);
+
+/** /admin/api/photos...: listing and moderation; roles as SPEC §6. */
+export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens): Router {
+  const r = Router();
+  const anyAdmin = requirePermission('can_view_admin');
+  const moderator = requirePermission('can_moderate_photos');
+  const deleter = requirePermission('can_delete_photos');
+
+  r.get('/photos', anyAdmin, async (req, res) => {
+    const page = intParam(req.query.page, 'page', { default: 1, min: 1 });
+    const perPage = intParam(req.query.per_page, 'per_page', { default: 20, min: 1, max: 100 });
+    const pending = boolParam(req.query.pending, 'pending', false);
+    const showAll = boolParam(req.query.show_all, 'show_all', true);
+    const filter: AdminFilter = pending ? 'hidden' : showAll ? 'all' : 'visible';
+    res.json({ success: true, ...(await photos.adminList(filter, page, perPage)) });
+  });
+
+  r.post('/photos/bulk-toggle-visibility', anyAdmin, async (req, res) => {
+    const ids = photoIds(req.body);
+    const action = req.body.action;
+    if (action !== 'show' && action !== 'hide') throw badRequest('action must be "show" or "hide".');
+    const result = await photos.bulkVisibility(ids, action === 'show', req.user!);
+    const verb = action === 'show' ? 'shown' : 'hidden';
+    const missing = result.not_found.length ? `; ${result.not_found.length} not found` : '';
+    res.json({ success: true, message: `${result.updated} photo${result.updated === 1 ? '' : 's'} ${verb}${missing}`, ...result });
+  });
+
+  r.delete('/photos/bulk-delete', deleter, async (req, res) => {
+    const ids = photoIds(req.body);
+    const result = await photos.bulkDelete(ids, req.user!);
+    const failed = result.failed_deletes.length ? `; ${result.failed_deletes.length} could not be deleted` : '';
+    res.json({ success: true, message: `Deleted ${result.deleted} photo${result.deleted === 1 ? '' : 's'}${failed}`, ...result });
+  });
+
+  r.post('/photos/regenerate-all-thumbnails', moderator, async (_req, res) => {
+    res.json({ success: true, statistics: await photos.regenerateAll() });
+  });
+
+  r.post('/photos/:id/toggle-visibility', anyAdmin, async (req, res) => {
+    res.json({ success: true, photo: await photos.toggle(s(req.params.id), req.user!) });
+  });
+  r.post('/photos/:id/approve', anyAdmin, async (req, res) => {
+    res.json({ success: true, photo: await photos.setVisible(s(req.params.id), true, req.user!) });
+  });
+  r.post('/photos/:id/hide', anyAdmin, async (req, res) => {
+    res.json({ success: true, photo: await photos.setVisible(s(req.params.id), false, req.user!) });
+  });
+
+  r.delete('/photos/:id/delete', deleter, async (req, res) => {
+    const row = await photos.delete(s(req.params.id), req.user!);
+    res.json({ success: true, message: `Deleted "${row.original_filename}"` });
+  });
+
+  r.post('/photos/:id/rotate', moderator, async (req, res) => {
+    const degrees = rotationDegrees(req.body);
+    res.json({ success: true, photo: await photos.rotate(s(req.params.id), degrees) });
+  });
+  r.post('/photos/:id/regenerate-thumbnail', moderator, async (req, res) => {
+    res.json({ success: true, photo: await photos.regenerate(s(req.params.id)) });
+  });
+
+  r.get('/photos/:id/download', anyAdmin, async (req, res) => {
+    const row = await photos.get(s(req.params.id));
+    const token = tokens.create(row.id, req.user!.id);
+    res.set('Cache-Control', 'no-store');
+    res.json({ success: true, download_url: `/media/${encodeURIComponent(row.id)}/original?token=${token}` });
+  });
+  return r;
+}
