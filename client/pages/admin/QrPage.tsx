@@ -1,4 +1,57 @@
-/** /admin/qr: printable QR signs (placeholder until the wall/QR work lands). */
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useState } from 'react';
+import { Link, useLocation } from 'wouter';
+import { ApiError, getJson } from '../../api/http';
+import { coupleNames, loadSettings, settings } from '../../state/settings';
+
+/** /admin/qr: a printable sign with the QR code for the guests' upload page. Any signed-in user. */
 export function QrPage() {
-  return <main className="container"><h1>QR signs</h1></main>;
+  useSignals();
+  const [, navigate] = useLocation();
+  const [allowed, setAllowed] = useState(false);
+  const [liveUrl, setLiveUrl] = useState(`${window.location.origin}/live`);
+
+  useEffect(() => {
+    let live = true;
+    getJson('/admin/api/me')
+      .then(() => live && setAllowed(true))
+      .catch((err) => {
+        if (live && err instanceof ApiError && err.status === 401) navigate('~/admin/login', { replace: true });
+        else if (live) setAllowed(true); // the sign itself is public information; show it anyway
+      });
+    getJson<{ live_url: string }>('/api/public-url')
+      .then((r) => live && setLiveUrl(r.live_url))
+      .catch(() => undefined);
+    void loadSettings();
+    return () => {
+      live = false;
+    };
+  }, [navigate]);
+
+  useEffect(() => {
+    // The print rules key off this class, so they only ever apply to this page.
+    document.body.classList.add('qr-sign-printing');
+    return () => document.body.classList.remove('qr-sign-printing');
+  }, []);
+
+  if (!allowed) return <main className="container page-loading" aria-busy="true" />;
+  const names = coupleNames(settings.value);
+  return (
+    <main className="container qr-sign-page">
+      <section className="qr-sign card">
+        {names && <h1 className="qr-sign-names">{names}</h1>}
+        <p className="qr-sign-lead">Scan to share your photos and videos from our wedding</p>
+        <img className="qr-sign-code" src="/api/qr.svg" alt={`QR code for ${liveUrl}`} />
+        <p className="qr-sign-url">{liveUrl}</p>
+        <div className="qr-sign-actions">
+          <button type="button" className="btn" onClick={() => window.print()}>
+            Print
+          </button>
+          <Link href="~/wall" className="btn btn-outline">
+            Open the reception wall
+          </Link>
+        </div>
+      </section>
+    </main>
+  );
 }

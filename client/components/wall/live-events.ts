@@ -1,0 +1,97 @@
+import type { WallItem } from './types';
+
+export interface LiveHandlers {
+  visible(item: WallItem): void;
+  hidden(id: string): void;
+  /** Sent by the server on every (re)connect; `resync` means the replay was incomplete. */
+  ready(info: { resync: boolean }): void;
+}
+
+/**
+ * GET /api/events through EventSource. The browser reconnects by itself and sends
+ * Last-Event-ID; when it gives up for good (a proxy's error page while the server restarts),
+ * a new EventSource is made after a delay, resuming from the last id seen.
+ */
+export class LiveEvents {
+  private es: EventSource | null = null;
+  private lastId = '';
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private stopped = false;
+
+  constructor(
+    private readonly url: string,
+    private readonly handlers: LiveHandlers,
+    private readonly recreateMs = 5000,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    this.connect();
+  }
+
+  /** A new connection now (a periodic refresh also covers a silently dead network path). */
+  restart(): void {
+    this.drop();
+    if (!this.stopped) this.connect();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.drop();
+  }
+
+  private connect(): void {
+    clearTimeout(this.timer);
+    const url = this.lastId ? `${this.url}?lastEventId=${encodeURIComponent(this.lastId)}` : this.url;
+    const es = new EventSource(url);
+    es.addEventListener('photo-visible', this.onVisible);
+    es.addEventListener('photo-hidden', this.onHidden);
+    es.addEventListener('ready', this.onReady);
+    es.addEventListener('error', this.onError);
+    this.es = es;
+  }
+
+  private drop(): void {
+    clearTimeout(this.timer);
+    const es = this.es;
+    if (!es) return;
+    es.removeEventListener('photo-visible', this.onVisible);
+    es.removeEventListener('photo-hidden', this.onHidden);
+    es.removeEventListener('ready', this.onReady);
+    es.removeEventListener('error', this.onError);
+    es.close();
+    this.es = null;
+  }
+
+  private data(e: Event): unknown {
+    const m = e as MessageEvent<string>;
+    if (m.lastEventId) this.lastId = m.lastEventId;
+    try {
+      return JSON.parse(m.data);
+    } catch {
+      return null;
+    }
+  }
+
+  private onVisible = (e: Event) => {
+    const item = this.data(e) as WallItem | null;
+    if (item && typeof item.id === 'string' && typeof item.backblaze_url === 'string') this.handlers.visible(item);
+  };
+
+  private onHidden = (e: Event) => {
+    const d = this.data(e) as { id?: unknown } | null;
+    if (d && typeof d.id === 'string') this.handlers.hidden(d.id);
+  };
+
+  private onReady = (e: Event) => {
+    const d = this.data(e) as { resync?: unknown } | null;
+    this.handlers.ready({ resync: d?.resync === true });
+  };
+
+  private onError = () => {
+    // CONNECTING: the browser is already retrying. CLOSED: it gave up, so start over later.
+    if (this.es?.readyState !== EventSource.CLOSED || this.stopped) return;
+    this.drop();
+    this.timer = setTimeout(() => this.connect(), this.recreateMs);
+  };
+}

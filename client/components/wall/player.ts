@@ -1,0 +1,154 @@
+import { Rotation } from './rotation';
+import { isVideo, type WallItem } from './types';
+
+export interface Slide {
+  /** New for every showing, so React makes fresh elements (and a video starts over). */
+  key: number;
+  item: WallItem;
+}
+
+export interface WallState {
+  current: Slide | null;
+  /** The slide fading out under the current one; gone once the crossfade ends. */
+  previous: Slide | null;
+  /** Slides shown since the page opened (the long-run check reads it). */
+  shown: number;
+}
+
+export interface PlayerOptions {
+  /** How long a photo stays up. */
+  intervalMs: number;
+  /** The crossfade's length; the outgoing slide is removed after it. */
+  fadeMs: number;
+  /** A video that never reports its end (stalled stream) is left after this. */
+  videoMaxMs: number;
+  /** Fetches and decodes a photo before it is shown, so the crossfade never shows a half-drawn image. */
+  preload(item: WallItem): Promise<void>;
+  max?: number;
+}
+
+/**
+ * Runs the slideshow: one timer to the next slide, one to end the crossfade. Everything async
+ * carries a generation number, so a late preload never shows a slide out of turn; dispose()
+ * clears every timer.
+ */
+export class WallPlayer {
+  readonly rotation: Rotation;
+  readonly fadeMs: number;
+  private state: WallState = { current: null, previous: null, shown: 0 };
+  private listeners = new Set<() => void>();
+  private advanceTimer: ReturnType<typeof setTimeout> | undefined;
+  private fadeTimer: ReturnType<typeof setTimeout> | undefined;
+  private gen = 0;
+  private key = 0;
+  private started = false;
+  private disposed = false;
+
+  constructor(private readonly opts: PlayerOptions) {
+    this.rotation = new Rotation(opts.max);
+    this.fadeMs = opts.fadeMs;
+  }
+
+  subscribe = (fn: () => void): (() => void) => {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  };
+
+  getState = (): WallState => this.state;
+
+  /** The list from the server (first load or a refresh); starts the show once there is something. */
+  setItems(items: readonly WallItem[]): void {
+    this.rotation.replace(items, this.state.current?.item.id);
+    const cur = this.state.current;
+    if (cur && !this.rotation.has(cur.item.id)) this.advance();
+    else if (!cur || !this.started) this.start();
+  }
+
+  add(item: WallItem): void {
+    this.rotation.add(item);
+    // An empty wall shows a new photo at once; otherwise it comes up next.
+    if (!this.state.current) this.start();
+  }
+
+  remove(id: string): void {
+    this.rotation.remove(id);
+    const { current, previous } = this.state;
+    if (previous?.item.id === id) this.set({ ...this.state, previous: null });
+    if (current?.item.id === id) this.advance();
+  }
+
+  /** A video finished, or a photo or video could not be shown: move on. */
+  ended = (key: number): void => {
+    if (this.state.current?.key === key) this.advance();
+  };
+
+  failed = (key: number): void => {
+    if (this.state.current?.key !== key) return;
+    // Not at once: a wall of broken files must not spin.
+    this.schedule(Math.min(this.opts.intervalMs, 2000));
+  };
+
+  /** A video knows its length: wait for it to end, with a margin, instead of the general cap. */
+  videoDuration = (key: number, seconds: number): void => {
+    if (this.state.current?.key !== key || !Number.isFinite(seconds) || seconds <= 0) return;
+    this.schedule(Math.min(seconds * 1000 + 5000, this.opts.videoMaxMs));
+  };
+
+  dispose(): void {
+    this.disposed = true;
+    this.gen++;
+    clearTimeout(this.advanceTimer);
+    clearTimeout(this.fadeTimer);
+    this.listeners.clear();
+  }
+
+  private start(): void {
+    this.started = true;
+    void this.advance();
+  }
+
+  private schedule(ms: number): void {
+    clearTimeout(this.advanceTimer);
+    this.advanceTimer = setTimeout(() => void this.advance(), ms);
+  }
+
+  private async advance(): Promise<void> {
+    clearTimeout(this.advanceTimer);
+    if (this.disposed) return;
+    const gen = ++this.gen;
+    const item = this.rotation.next();
+    const cur = this.state.current;
+    if (!item) {
+      if (cur) this.show(null);
+      return;
+    }
+    // A single photo stays up rather than fading into itself.
+    if (cur && cur.item.id === item.id && !isVideo(item) && this.rotation.has(cur.item.id)) {
+      this.schedule(this.opts.intervalMs);
+      return;
+    }
+    let ok = true;
+    if (!isVideo(item)) ok = await this.opts.preload(item).then(() => true, () => false);
+    if (gen !== this.gen || this.disposed) return;
+    if (!this.rotation.has(item.id)) return this.advance();
+    if (!ok) {
+      this.schedule(Math.min(this.opts.intervalMs, 2000));
+      return;
+    }
+    this.show(item);
+  }
+
+  private show(item: WallItem | null): void {
+    const outgoing = this.state.current;
+    const current = item ? { key: ++this.key, item } : null;
+    this.set({ current, previous: outgoing, shown: this.state.shown + (item ? 1 : 0) });
+    clearTimeout(this.fadeTimer);
+    this.fadeTimer = setTimeout(() => this.set({ ...this.state, previous: null }), this.opts.fadeMs);
+    if (item) this.schedule(isVideo(item) ? this.opts.videoMaxMs : this.opts.intervalMs);
+  }
+
+  private set(next: WallState): void {
+    this.state = next;
+    for (const fn of this.listeners) fn();
+  }
+}
