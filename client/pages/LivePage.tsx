@@ -1,10 +1,58 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import Images from 'lucide-react/icons/images';
+import { useEffect, useState } from 'react';
+import { Link } from 'wouter';
+import { EMPTY_STATS, fetchStats, type Stats } from '../api/guest';
 import { Footer } from '../components/Footer';
+import { InsightsCard } from '../components/guest/InsightsCard';
+import { UploadBox } from '../components/guest/UploadBox';
+import { coupleNames, settings } from '../state/settings';
+import { finishedCount } from '../state/uploads';
 
 export function LivePage() {
+  useSignals();
+  const [stats, setStats] = useState<Stats>(EMPTY_STATS);
+  const finished = finishedCount.value;
+  const names = coupleNames(settings.value);
+
+  // Numbers refresh when the page opens and each time one of this guest's files is done.
+  useEffect(() => {
+    let live = true;
+    void fetchStats().then((s) => live && setStats(s));
+    return () => {
+      live = false;
+    };
+  }, [finished]);
+
   return (
     <div className="page">
-      <main className="container">
-        <h1>LivePage</h1>
+      <main className="container live-page">
+        <header className="page-header">
+          <p className="eyebrow">{names ? `${names}'s wedding` : 'Our wedding'}</p>
+          <h1>Wedding Photo Collection</h1>
+          <p className="lead muted">Share the moments you captured. Photos and videos up to 2GB each are welcome.</p>
+        </header>
+
+        <UploadBox />
+
+        <p className="live-gallery-link">
+          <Link href="/gallery" className="btn btn-outline">
+            <Images aria-hidden="true" size={18} /> View Photo Gallery
+          </Link>
+        </p>
+
+        <div className="live-columns">
+          <section className="card how-to" aria-labelledby="how-to-title">
+            <h2 id="how-to-title">How to Upload</h2>
+            <ol>
+              <li>Visit this page from your phone or computer.</li>
+              <li>Select the photos and videos you want to share.</li>
+              <li>They upload directly from your browser: no apps to install.</li>
+              <li>Your photos stay private until the couple approves them for the gallery.</li>
+            </ol>
+          </section>
+          <InsightsCard stats={stats} />
+        </div>
       </main>
       <Footer />
     </div>

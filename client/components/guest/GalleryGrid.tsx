@@ -1,0 +1,46 @@
+import Play from 'lucide-react/icons/play';
+import type { GalleryItem } from '../../api/guest';
+
+export const isVideo = (item: GalleryItem) => item.content_type.startsWith('video/');
+
+/** The thumbnail grid (3 columns, 4 on large screens); thumbnails load lazily. */
+export function GalleryGrid({ items, onOpen }: { items: GalleryItem[]; onOpen: (item: GalleryItem, trigger: HTMLElement) => void }) {
+  return (
+    <ul className="gallery-grid" aria-label="Shared photos and videos">
+      {items.map((item) => {
+        const video = isVideo(item);
+        const src = item.thumbnail_url ?? (video ? null : item.backblaze_url);
+        return (
+          <li key={item.id}>
+            <button
+              type="button"
+              className={`gallery-tile${video ? ' gallery-tile-video' : ''}`}
+              onClick={(e) => onOpen(item, e.currentTarget)}
+              aria-label={`Open ${video ? 'video' : 'photo'} ${item.original_filename}`}
+            >
+              {src ? <img src={src} alt="" loading="lazy" decoding="async" /> : <span className="gallery-tile-placeholder" />}
+              {video && (
+                <span className="gallery-tile-play" aria-hidden="true">
+                  <Play size={22} />
+                </span>
+              )}
+            </button>
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
+
+/** SPEC §9: a skeleton of 12 tiles while the first page loads. */
+export function GallerySkeleton() {
+  return (
+    <ul className="gallery-grid" aria-busy="true" aria-label="Loading the gallery">
+      {Array.from({ length: 12 }, (_, i) => (
+        <li key={i}>
+          <div className="gallery-tile skeleton" data-testid="skeleton-tile" />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,135 @@
+import X from 'lucide-react/icons/x';
+import { useEffect, useRef, useState } from 'react';
+import type { GalleryItem } from '../../api/guest';
+import { isVideo } from './GalleryGrid';
+
+function when(iso: string | null): string | null {
+  if (!iso) return null;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? null : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** "Canon EOS 40D": the make is not repeated when the model already starts with it. */
+export function cameraName(make: string | null, model: string | null): string | null {
+  const mk = make?.trim() ?? '';
+  const md = model?.trim() ?? '';
+  if (!mk && !md) return null;
+  if (!md) return mk;
+  return mk && !md.toLowerCase().startsWith(mk.toLowerCase()) ? `${mk} ${md}` : md;
+}
+
+const FOCUSABLE = 'button, [href], video[controls], [tabindex]:not([tabindex="-1"])';
+
+/** Full-screen viewer (SPEC §2): closes with its button, a click outside, or Escape. */
+export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () => void }) {
+  const video = isVideo(item);
+  const [loaded, setLoaded] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const dialog = useRef<HTMLDivElement>(null);
+  const closeBtn = useRef<HTMLButtonElement>(null);
+
+  useEffect(() => {
+    setLoaded(false);
+    setFailed(false);
+  }, [item.id]);
+
+  useEffect(() => {
+    closeBtn.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') {
+        e.preventDefault();
+        onClose();
+      } else if (e.key === 'Tab' && dialog.current) {
+        // Keep keyboard focus inside the dialog while it is open.
+        const els = Array.from(dialog.current.querySelectorAll<HTMLElement>(FOCUSABLE));
+        if (!els.length) return;
+        const first = els[0];
+        const last = els[els.length - 1];
+        if (e.shiftKey && document.activeElement === first) {
+          e.preventDefault();
+          last.focus();
+        } else if (!e.shiftKey && document.activeElement === last) {
+          e.preventDefault();
+          first.focus();
+        }
+      }
+    };
+    document.addEventListener('keydown', onKey);
+    const overflow = document.body.style.overflow;
+    document.body.style.overflow = 'hidden';
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      document.body.style.overflow = overflow;
+    };
+  }, [onClose]);
+
+  const camera = cameraName(item.camera_make, item.camera_model);
+  const uploaded = when(item.upload_timestamp);
+  const taken = when(item.date_taken);
+  const fallback = 'Your browser does not support the video tag.';
+
+  return (
+    <div className="viewer-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()} data-testid="viewer-backdrop">
+      <div className="viewer" role="dialog" aria-modal="true" aria-label={item.original_filename} ref={dialog}>
+        <button type="button" className="viewer-close btn btn-icon" onClick={onClose} aria-label="Close" ref={closeBtn}>
+          <X aria-hidden="true" size={22} />
+        </button>
+        <div className="viewer-media" onClick={(e) => e.target === e.currentTarget && onClose()}>
+          {!loaded && !failed && (
+            <p className="viewer-loading" role="status">
+              {video ? 'Loading video...' : 'Loading image...'}
+            </p>
+          )}
+          {video ? (
+            failed ? (
+              <p className="viewer-fallback">{fallback}</p>
+            ) : (
+              <video
+                key={item.id}
+                src={item.backblaze_url}
+                poster={item.thumbnail_url ?? undefined}
+                controls
+                playsInline
+                preload="metadata"
+                onLoadedMetadata={() => setLoaded(true)}
+                onError={() => setFailed(true)}
+              >
+                {fallback}
+              </video>
+            )
+          ) : (
+            <img key={item.id} src={item.backblaze_url} alt={item.original_filename} onLoad={() => setLoaded(true)} onError={() => setLoaded(true)} />
+          )}
+        </div>
+        <dl className="viewer-details">
+          {uploaded && (
+            <div>
+              <dt>Uploaded</dt>
+              <dd data-testid="viewer-uploaded">{uploaded}</dd>
+            </div>
+          )}
+          {taken && (
+            <div>
+              <dt>Taken</dt>
+              <dd data-testid="viewer-taken">{taken}</dd>
+            </div>
+          )}
+          {camera && (
+            <div>
+              <dt>Camera</dt>
+              <dd data-testid="viewer-camera">{camera}</dd>
+            </div>
+          )}
+          {item.width != null && item.height != null && (
+            <div>
+              <dt>Size</dt>
+              <dd data-testid="viewer-dimensions">
+                {item.width} × {item.height}
+              </dd>
+            </div>
+          )}
+        </dl>
+      </div>
+    </div>
+  );
+}
