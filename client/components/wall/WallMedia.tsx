@@ -34,7 +34,7 @@ export function WallMedia({ slide, leaving, onEnded, onFailed, onDuration }: Pro
         <video
           ref={video}
           className="wall-media"
-          src={item.backblaze_url}
+          src={item.backblaze_url ?? undefined}
           poster={item.thumbnail_url ?? undefined}
           muted
           autoPlay
@@ -45,7 +45,7 @@ export function WallMedia({ slide, leaving, onEnded, onFailed, onDuration }: Pro
           onLoadedMetadata={(e) => onDuration(key, e.currentTarget.duration)}
         />
       ) : (
-        <img className="wall-media" src={item.backblaze_url} alt={item.original_filename} decoding="async" onError={() => onFailed(key)} />
+        <img className="wall-media" src={item.backblaze_url ?? undefined} alt={item.original_filename} decoding="async" onError={() => onFailed(key)} />
       )}
     </div>
   );

@@ -75,7 +75,7 @@ export class LiveEvents {
 
   private onVisible = (e: Event) => {
     const item = this.data(e) as WallItem | null;
-    if (item && typeof item.id === 'string' && typeof item.backblaze_url === 'string') this.handlers.visible(item);
+    if (item && typeof item.id === 'string') this.handlers.visible(item);
   };
 
   private onHidden = (e: Event) => {

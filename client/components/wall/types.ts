@@ -3,7 +3,8 @@ export interface WallItem {
   id: string;
   content_type: string;
   thumbnail_url: string | null;
-  backblaze_url: string;
+  /** The display image (or the video); null until processing has made it. */
+  backblaze_url: string | null;
   original_filename: string;
   upload_timestamp: string;
   date_taken: string | null;
