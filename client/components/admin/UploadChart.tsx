@@ -1,6 +1,14 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 
+function canDraw(): boolean {
+  try {
+    return !!document.createElement('canvas').getContext('2d');
+  } catch {
+    return false;
+  }
+}
+
 /** SPEC §2: Upload Trends, a line chart of uploads per day over the last 30 days (uPlot). */
 export function UploadChart({ data }: { data: { date: string; uploads: number }[] }) {
   const box = useRef<HTMLDivElement>(null);
@@ -13,6 +21,8 @@ export function UploadChart({ data }: { data: { date: string; uploads: number }[
     const xs = rows.map((r) => Date.parse(r.date.length === 10 ? `${r.date}T12:00:00` : r.date) / 1000);
     const ys = rows.map((r) => r.uploads);
     let plot: uPlot | undefined;
+    // Without a 2D canvas (an old browser, a test DOM) the text summary below stands alone.
+    if (!canDraw()) return;
     try {
       plot = new uPlot(
         {
@@ -31,7 +41,6 @@ export function UploadChart({ data }: { data: { date: string; uploads: number }[
         el,
       );
     } catch (err) {
-      // Without a canvas (an old browser, a test DOM) the summary below still tells the numbers.
       console.error('Upload chart could not be drawn', err);
     }
     const RO = (globalThis as { ResizeObserver?: typeof ResizeObserver }).ResizeObserver;

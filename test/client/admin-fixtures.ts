@@ -1,0 +1,66 @@
+import type { AdminPhoto, Dashboard } from '../../client/api/admin.js';
+import { api, meFor, permsFor, type RoleName } from '../helpers/admin-render.js';
+
+let seq = 0;
+export function photo(over: Partial<AdminPhoto> = {}): AdminPhoto {
+  seq++;
+  return {
+    id: `p${seq}`,
+    original_filename: `IMG_${seq}.jpg`,
+    thumbnail_url: `/media/thumb/p${seq}.jpg`,
+    content_type: 'image/jpeg',
+    file_size: 2_500_000,
+    width: 4000,
+    height: 3000,
+    upload_timestamp: '2025-06-07T20:00:00Z',
+    is_visible: true,
+    uploader_name: null,
+    camera_make: 'Canon',
+    camera_model: 'Canon EOS 40D',
+    ...over,
+  };
+}
+
+export function dashboard(role: RoleName, over: Partial<Dashboard['stats']> = {}, photos: AdminPhoto[] = [photo({ is_visible: false }), photo()]): Dashboard {
+  const admin = role === 'admin';
+  return {
+    stats: {
+      total_photos: 12,
+      visible_photos: 9,
+      recent_uploads: 4,
+      uploads_this_week: 5,
+      storage_used: 1_610_612_736,
+      storage_limit: 10 * 1024 ** 3,
+      ...(admin ? { total_users: 4, active_users: 3, admin_users: 1, family_users: 2 } : {}),
+      ...over,
+    },
+    chart_data: {
+      uploads_by_day: [
+        { date: '2025-06-06', uploads: 2 },
+        { date: '2025-06-07', uploads: 10 },
+      ],
+      camera_stats: [
+        { name: 'Canon EOS 40D', value: 3 },
+        { name: 'iPhone 15', value: 1 },
+      ],
+    },
+    recent_activity: [
+      { id: 1, type: 'upload', description: 'IMG_1.jpg was uploaded', timestamp: '2025-06-07T20:00:00Z', user_name: null },
+      { id: 2, type: 'login', description: 'admin signed in', timestamp: '2025-06-07T21:00:00Z', user_name: 'admin' },
+    ],
+    recent_photos: photos,
+    user_permissions: permsFor(role),
+  };
+}
+
+/** Signs the fake server in as `role`, with a dashboard and a photo list. */
+export function serveAs(role: RoleName, photos: AdminPhoto[] = [photo({ is_visible: false }), photo()]) {
+  api.reset();
+  api.on('GET /admin/api/me', { body: meFor(role) });
+  api.on('GET /admin/api/dashboard', { body: dashboard(role, {}, photos) });
+  api.on('GET /admin/api/photos', (c) => {
+    const pending = c.query.get('pending') === 'true';
+    const list = pending ? photos.filter((p) => !p.is_visible) : c.query.get('show_all') === 'false' ? photos.filter((p) => p.is_visible) : photos;
+    return { body: { success: true, photos: list, pagination: { page: 1, pages: 1, total: list.length, has_prev: false, has_next: false } } };
+  });
+}
