@@ -29,17 +29,19 @@ export async function removePhotoFiles(paths: DataPaths, row: PhotoRow): Promise
 }
 
 /**
- * Bytes on disk under the media folders (originals, derivatives, partial uploads). A full walk is
- * cheap next to the dashboard's 30 s refresh, so it is cached briefly and dropped after a delete
- * so freed space shows at once.
+ * Bytes on disk under the media folders (originals, derivatives, partial uploads). A walk costs a
+ * stat per file, so the total is kept and walked again only when the stored media changed (the
+ * caller's cheap signature of the photos and uploads tables differs) or after a minute, so a
+ * delete or a new upload shows on the next dashboard load.
  */
 export class DiskUsage {
-  private cached: { at: number; bytes: number } | undefined;
+  private cached: { at: number; bytes: number; signature: string } | undefined;
   private pending: Promise<number> | undefined;
 
   constructor(
     private readonly paths: DataPaths,
-    private readonly ttlMs = 15_000,
+    private readonly signature: () => Promise<string>,
+    private readonly ttlMs = 60_000,
   ) {}
 
   invalidate(): void {
@@ -47,12 +49,14 @@ export class DiskUsage {
   }
 
   async used(): Promise<number> {
-    if (this.cached && Date.now() - this.cached.at < this.ttlMs) return this.cached.bytes;
+    const signature = await this.signature();
+    const c = this.cached;
+    if (c && c.signature === signature && Date.now() - c.at < this.ttlMs) return c.bytes;
     this.pending ??= (async () => {
       try {
         const parts = await Promise.all([this.paths.originals, this.paths.derived, this.paths.incoming].map(folderBytes));
         const bytes = parts.reduce((a, b) => a + b, 0);
-        this.cached = { at: Date.now(), bytes };
+        this.cached = { at: Date.now(), bytes, signature };
         return bytes;
       } finally {
         this.pending = undefined;

@@ -114,6 +114,14 @@ export class PhotosRepo {
     return { total: Number(r.total), visible: Number(r.visible), videos: Number(r.videos), bytes: Number(r.bytes) };
   }
 
+  /** Changes whenever media is added, removed, rebuilt or partly received (cheap: one scan of two tables). */
+  async storageSignature(): Promise<string> {
+    const r = await sql<{ sig: string }>`
+      SELECT (SELECT count(*) || ':' || coalesce(sum(file_size), 0) || ':' || coalesce(sum(derivative_version), 0) || ':' || count(thumb_path) || ':' || count(display_path) FROM photos)
+        || '/' || (SELECT count(*) || ':' || coalesce(sum(received_bytes), 0) FROM uploads) AS sig`.execute(this.db);
+    return r.rows[0]?.sig ?? '';
+  }
+
   cameraCounts(): Promise<CameraCount[]> {
     return this.db
       .selectFrom('photos')

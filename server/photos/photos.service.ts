@@ -37,7 +37,7 @@ export class PhotosService {
   ) {
     this.db = ctx.db;
     this.repo = new PhotosRepo(ctx.db);
-    this.disk = new DiskUsage(ctx.paths);
+    this.disk = new DiskUsage(ctx.paths, () => this.repo.storageSignature());
   }
 
   async gallery(limit: number, offset: number) {
