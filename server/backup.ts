@@ -1,0 +1,32 @@
+// `npm run backup -- [archive.tar.gz] [--data-dir DIR]`, or in the image:
+// `docker exec wedding node dist/server/backup.js /data/backups/wedding-<date>.tar.gz`.
+// Safe while the site runs; the archive appears under its name only when complete.
+import fs from 'node:fs';
+import { fail, megabytes, resolveDataDir } from './backup/cli.js';
+import { createBackup } from './backup/create.js';
+
+const USAGE = 'Usage: node dist/server/backup.js [ARCHIVE.tar.gz] [--data-dir DIR]\n' +
+  'Writes one archive with the database and every photo and video. Without ARCHIVE it goes to DATA_DIR/backups/.';
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args.includes('--help') || args.includes('-h')) fail(USAGE, 0);
+  const dataDir = resolveDataDir(args);
+  const unknown = args.filter((a) => a.startsWith('--'));
+  if (unknown.length || args.length > 1) fail(`Unexpected ${unknown[0] ?? args[1]}\n${USAGE}`);
+  const started = Date.now();
+  const { archive, manifest } = await createBackup({ dataDir, archive: args[0] });
+  const c = manifest.counts;
+  process.stdout.write(
+    `Backup written: ${archive}\n` +
+      `  ${c.photos ?? 0} photos and videos, ${c.users ?? 0} accounts, ${manifest.files.derived} thumbnails; ` +
+      `${megabytes(fs.statSync(archive).size)} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
+  if (manifest.missing_originals.length) {
+    process.stdout.write(
+      `  Note: ${manifest.missing_originals.length} photo(s) were deleted while the backup ran; their files are not in it.\n`,
+    );
+  }
+}
+
+main().catch((err) => fail(`Backup failed: ${err instanceof Error ? err.message : String(err)}`, 1));

@@ -1,0 +1,195 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { TarArchive } from 'archiver';
+import { dataPaths } from '../context.js';
+import { finishSnapshot, snapshotDatabase } from './snapshot.js';
+
+export const MANIFEST_NAME = 'backup-manifest.json';
+export const SUMS_NAME = 'SHA256SUMS';
+export const DB_NAME = 'wedding.db';
+
+export interface BackupManifest {
+  app: 'wedding-photos';
+  format: 1;
+  created_at: string;
+  counts: Record<string, number>;
+  files: { originals: number; derived: number; bytes: number };
+  /** Photo ids whose original vanished between the snapshot and archiving (deleted meanwhile). */
+  missing_originals: string[];
+}
+
+export interface BackupResult {
+  archive: string;
+  manifest: BackupManifest;
+}
+
+interface FileToArchive {
+  name: string;
+  /** Where to read it: a hard link made right after the snapshot, or the live file. */
+  source: string;
+}
+
+/** Default archive name: DATA_DIR/backups/wedding-2026-06-20-2215.tar.gz */
+export function defaultArchivePath(dataDir: string, now = new Date()): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  const stamp = `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}-${p(now.getHours())}${p(now.getMinutes())}${p(now.getSeconds())}`;
+  return path.join(dataDir, 'backups', `wedding-${stamp}.tar.gz`);
+}
+
+function walkFiles(dir: string, rel: string, out: string[]): void {
+  let entries: fs.Dirent[];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
+    throw err;
+  }
+  for (const e of entries) {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) walkFiles(path.join(dir, e.name), r, out);
+    else if (e.isFile()) out.push(r);
+  }
+}
+
+/** A relative path that stays inside DATA_DIR's media/originals, or undefined. */
+function originalName(stored: string): string | undefined {
+  const norm = path.posix.normalize(stored.replace(/\\/g, '/'));
+  return norm.startsWith('media/originals/') && !norm.includes('..') ? norm : undefined;
+}
+
+/**
+ * Pins what the archive will hold: files are hard-linked into `stage` right away, so a photo
+ * deleted or a thumbnail rebuilt while a long archive is written cannot change or break it.
+ * Where links are impossible (another filesystem) the live file is read instead.
+ */
+function pin(root: string, stage: string, names: string[]): { files: FileToArchive[]; missing: string[] } {
+  const files: FileToArchive[] = [];
+  const missing: string[] = [];
+  let canLink = true;
+  for (const name of names) {
+    const live = path.join(root, name);
+    if (canLink) {
+      const pinned = path.join(stage, name);
+      try {
+        fs.mkdirSync(path.dirname(pinned), { recursive: true });
+        fs.linkSync(live, pinned);
+        files.push({ name, source: pinned });
+        continue;
+      } catch (err) {
+        const code = (err as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') {
+          missing.push(name);
+          continue;
+        }
+        canLink = false; // EXDEV, EPERM, …: fall back to the live files
+      }
+    }
+    if (fs.existsSync(live)) files.push({ name, source: live });
+    else missing.push(name);
+  }
+  return { files, missing };
+}
+
+const owner = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
+
+/** Appends one file and resolves with its SHA-256 once archiver has taken it all. */
+function appendFile(archive: TarArchive, file: FileToArchive): Promise<{ sha256: string; size: number }> {
+  return new Promise((resolve, reject) => {
+    const stats = fs.statSync(file.source);
+    const hash = crypto.createHash('sha256');
+    const source = fs.createReadStream(file.source);
+    const hashing = new Transform({
+      transform(chunk: Buffer, _enc, cb) {
+        hash.update(chunk);
+        cb(null, chunk);
+      },
+    });
+    const done = (err?: Error) => {
+      archive.off('entry', onEntry);
+      archive.off('error', done);
+      if (err) reject(err);
+      else resolve({ sha256: hash.digest('hex'), size: stats.size });
+    };
+    const onEntry = (e: { name: string }) => {
+      if (e.name === file.name) done();
+    };
+    source.on('error', (err) => done(new Error(`Could not read ${file.name}: ${err.message}`)));
+    archive.on('entry', onEntry);
+    archive.on('error', done);
+    archive.append(source.pipe(hashing), { name: file.name, stats, mode: 0o644, ...owner } as Parameters<TarArchive['append']>[1]);
+  });
+}
+
+function appendBuffer(archive: TarArchive, name: string, body: Buffer): void {
+  archive.append(body, { name, mode: 0o644, date: new Date(), ...owner } as Parameters<TarArchive['append']>[1]);
+}
+
+/**
+ * Writes one tar.gz holding a consistent database snapshot, every original the snapshot lists,
+ * the derivatives, the session secret, a manifest and SHA256SUMS. The archive appears under
+ * its final name only when complete.
+ */
+export async function createBackup(opts: { dataDir: string; archive?: string; now?: Date }): Promise<BackupResult> {
+  const paths = dataPaths(path.resolve(opts.dataDir));
+  if (!fs.existsSync(paths.database)) throw new Error(`No database at ${paths.database}: is DATA_DIR right?`);
+  const archivePath = path.resolve(opts.archive ?? defaultArchivePath(paths.root, opts.now));
+  fs.mkdirSync(path.dirname(archivePath), { recursive: true });
+  const partial = `${archivePath}.partial`;
+  // Inside DATA_DIR so hard links to media work; removed whatever happens.
+  const stage = fs.mkdtempSync(path.join(paths.root, '.backup-'));
+  try {
+    const dbCopy = path.join(stage, DB_NAME);
+    await snapshotDatabase(paths.database, dbCopy);
+    const snapshot = finishSnapshot(dbCopy);
+
+    const originals = snapshot.originals.map((o) => ({ id: o.id, name: originalName(o.path) }));
+    const pinnedOriginals = pin(paths.root, stage, originals.flatMap((o) => (o.name ? [o.name] : [])));
+    const derivedNames: string[] = [];
+    walkFiles(paths.derived, 'media/derived', derivedNames);
+    const pinnedDerived = pin(paths.root, stage, derivedNames);
+    const missingNames = new Set(pinnedOriginals.missing);
+    const missing = originals.filter((o) => !o.name || missingNames.has(o.name)).map((o) => o.id);
+
+    const archive = new TarArchive({ gzip: true, gzipOptions: { level: 1 } }); // photos and videos do not compress: favour speed
+    const written = pipeline(archive, fs.createWriteStream(partial));
+    written.catch(() => {}); // observed below; avoids an unhandled rejection while appending
+    const sums: string[] = [];
+    let bytes = 0;
+    const add = async (f: FileToArchive) => {
+      const { sha256, size } = await appendFile(archive, f);
+      sums.push(`${sha256}  ${f.name}`);
+      bytes += size;
+    };
+    try {
+      await add({ name: DB_NAME, source: dbCopy });
+      const secret = path.join(paths.root, 'session-secret');
+      if (fs.existsSync(secret)) await add({ name: 'session-secret', source: secret });
+      for (const f of pinnedOriginals.files) await add(f);
+      for (const f of pinnedDerived.files) await add(f);
+      const manifest: BackupManifest = {
+        app: 'wedding-photos',
+        format: 1,
+        created_at: (opts.now ?? new Date()).toISOString(),
+        counts: snapshot.counts,
+        files: { originals: pinnedOriginals.files.length, derived: pinnedDerived.files.length, bytes },
+        missing_originals: missing,
+      };
+      appendBuffer(archive, MANIFEST_NAME, Buffer.from(JSON.stringify(manifest, null, 2) + '\n'));
+      appendBuffer(archive, SUMS_NAME, Buffer.from(sums.join('\n') + '\n'));
+      await archive.finalize();
+      await written;
+      fs.renameSync(partial, archivePath);
+      return { archive: archivePath, manifest };
+    } catch (err) {
+      archive.abort();
+      await written.catch(() => {});
+      throw err;
+    }
+  } finally {
+    fs.rmSync(stage, { recursive: true, force: true });
+    fs.rmSync(partial, { force: true });
+  }
+}
