@@ -1,0 +1,112 @@
+// Photo rows and original files placed straight into a test server's DATA_DIR, so export
+// tests stand on their own (no upload pipeline involved).
+import { spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { NewPhotoRow } from '../../server/db/schema.js';
+import type { RunningServer } from '../../server/server.js';
+
+export interface PlacedPhoto {
+  id: string;
+  /** Absolute path of the original under DATA_DIR. */
+  file: string;
+  row: NewPhotoRow;
+}
+
+type PhotoFields = Partial<Omit<NewPhotoRow, 'id' | 'stored_path'>>;
+
+let seq = 0;
+
+/** Inserts a photo row whose original is `source` copied (or `create`d) under media/originals. */
+export async function placePhoto(s: RunningServer, opts: PhotoFields & { source?: string; create?: (file: string) => void }): Promise<PlacedPhoto> {
+  const id = crypto.randomBytes(9).toString('base64url');
+  const ext = path.extname(opts.original_filename ?? opts.source ?? '.jpg') || '.jpg';
+  const rel = path.join('media', 'originals', `${id}${ext.toLowerCase()}`);
+  const file = path.join(s.ctx.paths.root, rel);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  if (opts.source) fs.copyFileSync(opts.source, file);
+  else if (opts.create) opts.create(file);
+  else throw new Error('placePhoto needs a source or create');
+  const size = fs.statSync(file).size;
+  // Rows sort by upload time: a strictly increasing stamp keeps the archive order predictable.
+  const stamp = new Date(Date.UTC(2026, 5, 7, 12, 0, 0) + seq++ * 1000).toISOString();
+  const { source: _s, create: _c, ...fields } = opts;
+  const row: NewPhotoRow = {
+    id,
+    original_filename: path.basename(opts.source ?? 'photo.jpg'),
+    stored_path: rel,
+    content_type: 'image/jpeg',
+    file_size: size,
+    // Unique like an upload's hash; the export computes its own from the bytes it sends.
+    sha256: crypto.randomBytes(32).toString('hex'),
+    width: null,
+    height: null,
+    orientation: null,
+    duration: null,
+    date_taken: null,
+    camera_make: null,
+    camera_model: null,
+    status: 'complete',
+    processing_error: null,
+    thumb_path: null,
+    display_path: null,
+    is_visible: 0,
+    upload_timestamp: stamp,
+    approved_at: null,
+    session_id: null,
+    uploader_name: null,
+    ...fields,
+  };
+  await s.ctx.db.insertInto('photos').values(row).execute();
+  return { id, file, row };
+}
+
+/** A sparse file of `size` bytes (no disk used) with a marker at the start and the end. */
+export function sparseFile(size: number, marker: string) {
+  return (file: string) => {
+    const fd = fs.openSync(file, 'w');
+    fs.writeSync(fd, Buffer.from(`start:${marker}`), 0, undefined, 0);
+    fs.writeSync(fd, Buffer.from(`end:${marker}`), 0, undefined, size - 64);
+    fs.ftruncateSync(fd, size);
+    fs.closeSync(fd);
+  };
+}
+
+export function sha256File(file: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const h = crypto.createHash('sha256');
+    fs.createReadStream(file)
+      .on('data', (c) => h.update(c))
+      .on('end', () => resolve(h.digest('hex')))
+      .on('error', reject);
+  });
+}
+
+/** Runs a command; resolves with its exit code and output. */
+export function run(cmd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    p.stdout.on('data', (c) => (stdout += c));
+    p.stderr.on('data', (c) => (stderr += c));
+    p.on('error', reject);
+    p.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Streams a response body to a file without holding it in memory. */
+export async function saveBody(res: Response, file: string): Promise<number> {
+  const out = fs.createWriteStream(file);
+  let bytes = 0;
+  const reader = res.body!.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    bytes += value.length;
+    if (!out.write(value)) await new Promise((r) => out.once('drain', r));
+  }
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return bytes;
+}
