@@ -34,10 +34,10 @@ export function QrPage() {
     return () => document.body.classList.remove('qr-sign-printing');
   }, []);
 
-  if (!allowed) return <main className="container page-loading" aria-busy="true" />;
+  if (!allowed) return <div className="page-loading" aria-busy="true" />;
   const names = coupleNames(settings.value);
   return (
-    <main className="container qr-sign-page">
+    <div className="qr-sign-page">
       <section className="qr-sign card">
         {names && <h1 className="qr-sign-names">{names}</h1>}
         <p className="qr-sign-lead">Scan to share your photos and videos from our wedding</p>
@@ -52,6 +52,6 @@ export function QrPage() {
           </Link>
         </div>
       </section>
-    </main>
+    </div>
   );
 }
