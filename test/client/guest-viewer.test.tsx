@@ -106,9 +106,9 @@ test('a video plays in a <video controls playsinline> with the fallback text, an
   await r.unmount();
 });
 
-test('camera names do not repeat the make', () => {
+test('camera names do not repeat the make (same rule as the stats)', () => {
   assert.equal(cameraName('Canon', 'Canon EOS 40D'), 'Canon EOS 40D');
-  assert.equal(cameraName('NIKON CORPORATION', 'NIKON D70'), 'NIKON CORPORATION NIKON D70');
+  assert.equal(cameraName('NIKON CORPORATION', 'NIKON D70'), 'NIKON D70');
   assert.equal(cameraName('Apple', 'iPhone 6'), 'Apple iPhone 6');
   assert.equal(cameraName(null, 'X100'), 'X100');
   assert.equal(cameraName('Jolla', null), 'Jolla');

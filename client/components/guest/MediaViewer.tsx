@@ -9,13 +9,18 @@ function when(iso: string | null): string | null {
   return Number.isNaN(d.getTime()) ? null : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 }
 
-/** "Canon EOS 40D": the make is not repeated when the model already starts with it. */
+/**
+ * "Canon EOS 40D": the make is left out when the model already starts with its first word
+ * ("NIKON CORPORATION" + "NIKON D70" is "NIKON D70"), the same rule as the stats' camera names.
+ */
 export function cameraName(make: string | null, model: string | null): string | null {
-  const mk = make?.trim() ?? '';
-  const md = model?.trim() ?? '';
-  if (!mk && !md) return null;
-  if (!md) return mk;
-  return mk && !md.toLowerCase().startsWith(mk.toLowerCase()) ? `${mk} ${md}` : md;
+  const mk = make?.trim().replace(/\s+/g, ' ') || '';
+  const md = model?.trim().replace(/\s+/g, ' ') || '';
+  if (!mk || !md) return md || mk || null;
+  const first = mk.split(' ')[0].toLowerCase();
+  const lower = md.toLowerCase();
+  if (lower.startsWith(mk.toLowerCase()) || lower === first || lower.startsWith(first + ' ') || lower.startsWith(first + '-')) return md;
+  return `${mk} ${md}`;
 }
 
 const FOCUSABLE = 'button, [href], video[controls], [tabindex]:not([tabindex="-1"])';
