@@ -1,0 +1,50 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { DataPaths } from '../context.js';
+import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { composeOrientation, findOrientation, setJpegOrientation } from './jpeg-orientation.js';
+import { reencodeJpegWithOrientation, writeRotatedCopy } from './sharp.js';
+
+async function jpegOrientation(file: string): Promise<number> {
+  const h = await fs.open(file, 'r');
+  try {
+    const head = Buffer.alloc(256 * 1024);
+    const { bytesRead } = await h.read(head, 0, head.length, 0);
+    return findOrientation(head.subarray(0, bytesRead)).slot?.value ?? 1;
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * Turns a stored photo clockwise on top of how it is displayed now. A JPEG keeps its image
+ * data byte for byte: only its EXIF orientation changes. Other images are re-encoded turned,
+ * at high quality, through a temporary file. Returns the row fields that change.
+ */
+export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees: number): Promise<PhotoUpdate> {
+  if (photo.content_type.startsWith('video/')) throw new HttpError(400, 'Only photos can be rotated, not videos.');
+  if (![90, 180, 270].includes(degrees)) throw new HttpError(400, 'Rotation must be 90, 180 or 270 degrees.');
+  const file = path.join(paths.root, photo.stored_path);
+  const tmp = `${file}.rotating`;
+  let orientation = 1;
+  try {
+    if (photo.content_type === 'image/jpeg') {
+      orientation = composeOrientation(await jpegOrientation(file), degrees);
+      if (!(await setJpegOrientation(file, orientation))) {
+        await reencodeJpegWithOrientation(file, tmp, orientation);
+        await fs.rename(tmp, file);
+      }
+    } else {
+      const format = photo.content_type === 'image/png' ? 'png' : photo.content_type === 'image/gif' ? 'gif' : 'webp';
+      await writeRotatedCopy(file, tmp, degrees, format);
+      await fs.rename(tmp, file);
+    }
+  } catch (e) {
+    await fs.rm(tmp, { force: true });
+    if (e instanceof HttpError) throw e;
+    throw new Error(`The photo could not be rotated: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+  }
+  const { size } = await fs.stat(file);
+  return { file_size: size, rotation: (photo.rotation + degrees) % 360, orientation };
+}

@@ -1,0 +1,74 @@
+import { HttpError } from '../http/errors.js';
+import type { Fields } from './multipart.js';
+import { cleanFilename } from './store.js';
+
+export interface ChunkFields {
+  chunkStart: number;
+  /** Exclusive. */
+  chunkEnd: number;
+  totalSize: number;
+  filename: string;
+  sessionId: string;
+  isLast: boolean;
+  uploadId: string | undefined;
+  /** Identifies the upload: its upload_id, else (session_id, filename, total_size). */
+  key: string;
+}
+
+const bad = (msg: string) => new HttpError(400, msg);
+
+function wholeNumber(fields: Fields, name: string): number {
+  const raw = fields[name];
+  if (raw === undefined || raw.trim() === '') throw bad(`The field ${name} is missing.`);
+  if (!/^\d{1,16}$/.test(raw.trim())) throw bad(`The field ${name} must be a whole number of bytes (got "${raw.slice(0, 40)}").`);
+  return Number(raw.trim());
+}
+
+function text(fields: Fields, name: string, max: number): string | undefined {
+  const v = fields[name]?.trim();
+  if (!v) return undefined;
+  if (v.length > max) throw bad(`The field ${name} is too long.`);
+  return v;
+}
+
+export function uploadKey(uploadId: string | undefined, sessionId: string, filename: string, totalSize: number): string {
+  return uploadId ? `id:${uploadId}` : `name:${sessionId}\u0000${filename}\u0000${totalSize}`;
+}
+
+/** Does the set carry everything needed to place the chunk (so it can be streamed straight in)? */
+export const hasChunkFields = (f: Fields) =>
+  ['chunk_start', 'chunk_end', 'total_size', 'filename', 'session_id'].every((k) => f[k] !== undefined);
+
+/** Validates a chunk's fields; `maxUploadBytes` turns an oversize total into 413. */
+export function parseChunkFields(fields: Fields, maxUploadBytes: number): ChunkFields {
+  const chunkStart = wholeNumber(fields, 'chunk_start');
+  const chunkEnd = wholeNumber(fields, 'chunk_end');
+  const totalSize = wholeNumber(fields, 'total_size');
+  const rawName = text(fields, 'filename', 1000);
+  if (!rawName) throw bad('The field filename is missing.');
+  const sessionId = text(fields, 'session_id', 200);
+  if (!sessionId) throw bad('The field session_id is missing.');
+  const uploadId = text(fields, 'upload_id', 200);
+  if (uploadId !== undefined && !/^[A-Za-z0-9_.:-]+$/.test(uploadId)) throw bad('The field upload_id may hold only letters, digits and - _ . :');
+  const last = fields.is_last_chunk?.trim().toLowerCase();
+  if (last !== undefined && last !== 'true' && last !== 'false') throw bad('The field is_last_chunk must be "true" or "false".');
+
+  if (totalSize === 0) throw bad('total_size must be more than 0: the file is empty.');
+  if (totalSize > maxUploadBytes) {
+    throw new HttpError(413, `The file is too large. The limit is ${+(maxUploadBytes / 1024 ** 3).toFixed(2)} GB per file.`);
+  }
+  if (chunkEnd <= chunkStart) throw bad('chunk_end must be greater than chunk_start (chunk_end is exclusive).');
+  if (chunkEnd > totalSize) throw bad('chunk_end is past total_size.');
+  if (last === 'true' && chunkEnd !== totalSize) throw bad('The last chunk must end at total_size.');
+  const filename = cleanFilename(rawName);
+  return {
+    chunkStart,
+    chunkEnd,
+    totalSize,
+    filename,
+    sessionId,
+    isLast: last === 'true' || chunkEnd === totalSize,
+    uploadId,
+    key: uploadKey(uploadId, sessionId, filename, totalSize),
+  };
+}

@@ -1,0 +1,273 @@
+import crypto, { type Hash } from 'node:crypto';
+import fs from 'node:fs';
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import type { Request } from 'express';
+import type { Shared } from '../area.js';
+import type { UploadRow } from '../db/schema.js';
+import { HttpError } from '../http/errors.js';
+import { FileSink } from './file-sink.js';
+import { hasChunkFields, parseChunkFields, type ChunkFields } from './chunk-fields.js';
+import { pour, readMultipart } from './multipart.js';
+import { sniff, SNIFF_BYTES, UNSUPPORTED_TYPE } from './sniff.js';
+import { creationAnswer, newId, storeUpload } from './store.js';
+import type { UploadsRepo } from './uploads.repo.js';
+
+interface HashState {
+  hash: Hash;
+  /** The hash covers the partial file's bytes [0, offset). */
+  offset: number;
+}
+
+export type Answer = { status: number; body: Record<string, unknown> };
+
+const drain = (src: Readable) =>
+  new Promise<void>((resolve) => {
+    src.on('end', resolve).on('error', () => resolve()).on('close', resolve);
+    src.resume();
+  });
+
+/** Chunked, resumable uploads: partial state in the `uploads` table, the running hash in memory. */
+export class ChunkedUploads {
+  private hashes = new Map<string, HashState>();
+  private locks = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly shared: Shared,
+    private readonly repo: UploadsRepo,
+  ) {}
+
+  private abs = (rel: string) => path.join(this.shared.ctx.paths.root, rel);
+
+  /** POST /api/upload-chunk. */
+  async receive(req: Request): Promise<Answer> {
+    const max = this.shared.ctx.config.maxUploadBytes;
+    let direct: { fields: ChunkFields; release: () => void; done: boolean } | undefined;
+    let spool: string | undefined;
+    try {
+      const { fields, sawFile } = await readMultipart(req, async (file, _name, before) => {
+        if (hasChunkFields(before)) {
+          // Fields first (what our client sends): write the bytes straight into place.
+          const f = parseChunkFields(before, max);
+          direct = { fields: f, release: await this.lock(f.key), done: false };
+          await this.apply(f, file);
+          direct.done = true;
+        } else {
+          spool = path.join(this.shared.ctx.paths.incoming, `${newId()}.chunk`);
+          const handle = await fsp.open(spool, 'w');
+          try {
+            await pour(file, new FileSink({ fd: handle.fd, position: 0, hash: null, limit: max, tooLarge: () => new HttpError(413, 'The chunk is too large.') }));
+          } finally {
+            await handle.close();
+          }
+        }
+      });
+      if (!sawFile) throw new HttpError(400, 'No file was sent: the form needs a "file" part with the chunk.');
+      const f = direct?.fields ?? parseChunkFields(fields, max);
+      // is_last_chunk may arrive after the file part; it only matters now.
+      const last = fields.is_last_chunk?.trim().toLowerCase();
+      if (last === 'true' && f.chunkEnd !== f.totalSize) throw new HttpError(400, 'The last chunk must end at total_size.');
+      if (!direct) {
+        direct = { fields: f, release: await this.lock(f.key), done: false };
+        await this.apply(f, fs.createReadStream(spool!));
+      }
+      return await this.afterChunk(f);
+    } finally {
+      direct?.release();
+      if (spool) await fsp.rm(spool, { force: true });
+    }
+  }
+
+  /** GET /api/upload-chunk/offset. */
+  async offset(key: string): Promise<Record<string, unknown>> {
+    const row = await this.repo.findByKey(key);
+    if (!row) return { success: true, received_bytes: 0 };
+    if (row.status === 'complete') return { success: true, received_bytes: row.total_size, complete: true, photo_id: row.photo_id };
+    return { success: true, received_bytes: row.received_bytes };
+  }
+
+  /** Writes one chunk's new bytes at the end of the partial file (under the upload's lock). */
+  private async apply(f: ChunkFields, src: Readable): Promise<void> {
+    let row = await this.repo.findByKey(f.key);
+    if (row?.status === 'complete') {
+      if (f.chunkStart === 0 && !f.isLast) {
+        // The same key starting over after a finished upload: a new upload.
+        await this.repo.delete(row.id);
+        row = undefined;
+      } else {
+        await drain(src);
+        return;
+      }
+    }
+    if (row && row.total_size !== f.totalSize) {
+      await drain(src);
+      throw new HttpError(400, `total_size does not match this upload (${row.total_size} bytes).`);
+    }
+    if (!row) {
+      if (f.chunkStart !== 0) {
+        await drain(src);
+        throw new HttpError(409, 'This upload is unknown or expired: start again from byte 0.', { received_bytes: 0 });
+      }
+      row = await this.create(f);
+    }
+    if (f.chunkStart > row.received_bytes) {
+      await drain(src);
+      throw new HttpError(409, `Chunk out of order: ${row.received_bytes} bytes received so far.`, { received_bytes: row.received_bytes });
+    }
+    if (f.chunkEnd <= row.received_bytes) {
+      await drain(src); // a re-send of bytes already stored
+      return;
+    }
+    await this.write(row, f, src);
+  }
+
+  private async create(f: ChunkFields): Promise<UploadRow> {
+    const id = newId();
+    const rel = path.relative(this.shared.ctx.paths.root, path.join(this.shared.ctx.paths.incoming, `${id}.part`));
+    await fsp.writeFile(this.abs(rel), '');
+    return this.repo.create({ id, upload_key: f.key, session_id: f.sessionId, filename: f.filename, total_size: f.totalSize, temp_path: rel });
+  }
+
+  private async write(row: UploadRow, f: ChunkFields, src: Readable): Promise<void> {
+    const state = await this.hashFor(row);
+    const declared = f.chunkEnd - f.chunkStart;
+    const handle = await fsp.open(this.abs(row.temp_path), 'r+');
+    const sink = new FileSink({
+      fd: handle.fd,
+      position: row.received_bytes,
+      hash: state.hash,
+      skip: row.received_bytes - f.chunkStart,
+      limit: declared,
+      tooLarge: () => new HttpError(400, `Size mismatch: the chunk is longer than chunk_end - chunk_start (${declared} bytes).`),
+      sniff: row.received_bytes === 0,
+    });
+    try {
+      await pour(src, sink);
+      if (sink.seen !== declared) {
+        throw new HttpError(400, `Size mismatch: the chunk holds ${sink.seen} bytes, chunk_end - chunk_start says ${declared}.`);
+      }
+    } catch (e) {
+      if (e instanceof HttpError && (e.status === 400 || e.status === 415)) {
+        await this.drop(row);
+        if (e.status === 415) throw new HttpError(415, UNSUPPORTED_TYPE);
+      } else {
+        // Interrupted: keep what reached the file so the client can resume from there.
+        await this.advance(row, state, sink.position);
+      }
+      throw e;
+    } finally {
+      await handle.close();
+    }
+    await this.advance(row, state, sink.position);
+  }
+
+  /** Records progress only after the bytes are in the file, so the row never claims more than the file holds. */
+  private async advance(row: UploadRow, state: HashState, position: number): Promise<void> {
+    state.offset = position;
+    row.received_bytes = position;
+    await this.repo.setReceived(row.id, position);
+  }
+
+  private async afterChunk(f: ChunkFields): Promise<Answer> {
+    const row = await this.repo.findByKey(f.key);
+    if (!row) throw new HttpError(409, 'This upload is unknown or expired: start again from byte 0.', { received_bytes: 0 });
+    if (row.status === 'complete') {
+      if (f.isLast) return creationAnswer({ photoId: row.photo_id!, duplicate: row.duplicate === 1 });
+      return { status: 200, body: { success: true, received_bytes: row.total_size, complete: true, photo_id: row.photo_id } };
+    }
+    if (row.received_bytes < row.total_size) {
+      if (f.isLast && f.chunkStart <= row.received_bytes) {
+        await this.drop(row);
+        throw new HttpError(400, `Size mismatch: received ${row.received_bytes} of ${row.total_size} bytes. Start the upload again.`);
+      }
+      return { status: 200, body: { success: true, received_bytes: row.received_bytes } };
+    }
+    return this.complete(row);
+  }
+
+  private async complete(row: UploadRow): Promise<Answer> {
+    const file = this.abs(row.temp_path);
+    const state = await this.hashFor(row);
+    const head = Buffer.alloc(SNIFF_BYTES);
+    const handle = await fsp.open(file, 'r');
+    const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0).finally(() => handle.close());
+    const type = sniff(head.subarray(0, bytesRead));
+    if (!type) {
+      await this.drop(row);
+      throw new HttpError(415, UNSUPPORTED_TYPE);
+    }
+    const stored = await storeUpload(this.shared, this.repo, {
+      tempPath: file,
+      sha256: state.hash.digest('hex'),
+      size: row.total_size,
+      type,
+      originalName: row.filename,
+      sessionId: row.session_id,
+    });
+    this.hashes.delete(row.id);
+    await this.repo.markComplete(row.id, stored.photoId, stored.duplicate);
+    return creationAnswer(stored);
+  }
+
+  /** The running hash; rebuilt from the partial file once when it is missing (restart) or out of step. */
+  private async hashFor(row: UploadRow): Promise<HashState> {
+    const known = this.hashes.get(row.id);
+    if (known && known.offset === row.received_bytes) return known;
+    const file = this.abs(row.temp_path);
+    const size = await fsp.stat(file).then((s) => s.size, () => -1);
+    if (size < 0) await fsp.writeFile(file, '');
+    const offset = Math.max(0, Math.min(row.received_bytes, size));
+    // Bytes past the recorded offset (a write cut short by a crash) are not trusted.
+    await fsp.truncate(file, offset);
+    const hash = crypto.createHash('sha256');
+    if (offset > 0) {
+      for await (const chunk of fs.createReadStream(file, { start: 0, end: offset - 1, highWaterMark: 1 << 20 })) hash.update(chunk as Buffer);
+    }
+    if (offset !== row.received_bytes) {
+      row.received_bytes = offset;
+      await this.repo.setReceived(row.id, offset);
+    }
+    const state = { hash, offset };
+    this.hashes.set(row.id, state);
+    return state;
+  }
+
+  private async drop(row: UploadRow): Promise<void> {
+    this.hashes.delete(row.id);
+    await this.repo.delete(row.id);
+    await fsp.rm(this.abs(row.temp_path), { force: true });
+  }
+
+  /** One request at a time per upload (a client retrying a chunk may overlap its first try). */
+  private async lock(key: string): Promise<() => void> {
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = previous.then(() => mine);
+    this.locks.set(key, tail);
+    await previous;
+    return () => {
+      release();
+      if (this.locks.get(key) === tail) this.locks.delete(key);
+    };
+  }
+
+  /** Removes partial uploads untouched for `maxAgeMs` (row and file) and completed rows as old. */
+  async cleanup(maxAgeMs = 24 * 3600_000, now = Date.now()): Promise<number> {
+    const rows = await this.repo.staleRows(now - maxAgeMs);
+    for (const row of rows) {
+      if (row.status === 'receiving') await this.drop(row);
+      else await this.repo.delete(row.id);
+    }
+    // Single uploads cut off by a crash leave .upload/.chunk files no row points at.
+    const keep = new Set((await this.repo.allTempPaths()).map((p) => path.basename(p)));
+    const dir = this.shared.ctx.paths.incoming;
+    for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
+      if (keep.has(name)) continue;
+      const st = await fsp.stat(path.join(dir, name)).catch(() => undefined);
+      if (st && st.mtimeMs < now - maxAgeMs) await fsp.rm(path.join(dir, name), { force: true });
+    }
+    return rows.length;
+  }
+}

@@ -1,0 +1,98 @@
+import type { Hash } from 'node:crypto';
+import fs from 'node:fs';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { HttpError } from '../http/errors.js';
+import { SNIFF_BYTES, sniff, UNSUPPORTED_TYPE, type SniffedType } from './sniff.js';
+
+const pwrite = promisify(fs.write);
+
+export interface FileSinkOptions {
+  /** Open file descriptor written at `position` onward (pwrite: streams straight into place). */
+  fd: number;
+  position: number;
+  /** Updated only with bytes that reached the file, so hash and file never disagree. */
+  hash: Hash | null;
+  /** Leading bytes of the stream to drop (already received earlier). */
+  skip?: number;
+  /** Most bytes the stream may carry (counted before skipping); more is `tooLarge`. */
+  limit: number;
+  tooLarge: () => HttpError;
+  /** Check the first bytes' magic before anything is written. */
+  sniff?: boolean;
+}
+
+/**
+ * Receives a file part: counts, sniffs the first bytes, hashes while writing. Nothing is ever
+ * held beyond one write batch, so memory stays flat whatever the file size.
+ */
+export class FileSink extends Writable {
+  /** Bytes seen in the stream, skipped ones included. */
+  seen = 0;
+  /** Where the next byte goes; position - start = bytes written. */
+  position: number;
+  type: SniffedType | null = null;
+  private skip: number;
+  private head: Buffer[] | null;
+  private headLength = 0;
+
+  constructor(private readonly o: FileSinkOptions) {
+    super({ highWaterMark: 1 << 20 });
+    this.position = o.position;
+    this.skip = o.skip ?? 0;
+    this.head = o.sniff ? [] : null;
+  }
+
+  override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+    this.accept(Buffer.concat(chunks.map((c) => c.chunk))).then(() => cb(), cb);
+  }
+
+  override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
+    this.accept(chunk).then(() => cb(), cb);
+  }
+
+  override _final(cb: (err?: Error | null) => void): void {
+    if (!this.head) return cb();
+    const head = Buffer.concat(this.head);
+    this.head = null;
+    this.decide(head).then(() => cb(), cb);
+  }
+
+  private async accept(chunk: Buffer): Promise<void> {
+    this.seen += chunk.length;
+    if (this.seen > this.o.limit) throw this.o.tooLarge();
+    if (this.skip > 0) {
+      const drop = Math.min(this.skip, chunk.length);
+      this.skip -= drop;
+      chunk = chunk.subarray(drop);
+      if (chunk.length === 0) return;
+    }
+    if (this.head) {
+      this.head.push(chunk);
+      this.headLength += chunk.length;
+      if (this.headLength < SNIFF_BYTES) return;
+      const head = Buffer.concat(this.head);
+      this.head = null;
+      return this.decide(head);
+    }
+    await this.writeOut(chunk);
+  }
+
+  private async decide(head: Buffer): Promise<void> {
+    if (head.length === 0) return;
+    this.type = sniff(head);
+    if (!this.type) throw new HttpError(415, UNSUPPORTED_TYPE);
+    await this.writeOut(head);
+  }
+
+  private async writeOut(buf: Buffer): Promise<void> {
+    let off = 0;
+    while (off < buf.length) {
+      const { bytesWritten } = await pwrite(this.o.fd, buf, off, buf.length - off, this.position);
+      // Hash exactly what reached the file so that an interrupted write leaves them in step.
+      this.o.hash?.update(buf.subarray(off, off + bytesWritten));
+      off += bytesWritten;
+      this.position += bytesWritten;
+    }
+  }
+}

@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { DB, NewPhotoRow, UploadRow } from '../db/schema.js';
+
+/** SQL for partial uploads (the `uploads` table) and the photo rows that finished uploads become. */
+export class UploadsRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  findByKey(key: string): Promise<UploadRow | undefined> {
+    return this.db.selectFrom('uploads').selectAll().where('upload_key', '=', key).executeTakeFirst();
+  }
+
+  /** Creates the row unless another request for the same key got there first; returns the row that won. */
+  async create(row: { id: string; upload_key: string; session_id: string; filename: string; total_size: number; temp_path: string }): Promise<UploadRow> {
+    const now = Date.now();
+    await this.db
+      .insertInto('uploads')
+      .values({ ...row, received_bytes: 0, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('upload_key').doNothing())
+      .execute();
+    return (await this.findByKey(row.upload_key))!;
+  }
+
+  async setReceived(id: string, receivedBytes: number): Promise<void> {
+    await this.db.updateTable('uploads').set({ received_bytes: receivedBytes, updated_at: Date.now() }).where('id', '=', id).execute();
+  }
+
+  async markComplete(id: string, photoId: string, duplicate: boolean): Promise<void> {
+    await this.db
+      .updateTable('uploads')
+      .set({ status: 'complete', photo_id: photoId, duplicate: duplicate ? 1 : 0, updated_at: Date.now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('uploads').where('id', '=', id).execute();
+  }
+
+  /** Rows untouched since `before` (ms): partial ones whose files must go, and completed ones. */
+  staleRows(before: number): Promise<UploadRow[]> {
+    return this.db.selectFrom('uploads').selectAll().where('updated_at', '<', before).execute();
+  }
+
+  allTempPaths(): Promise<string[]> {
+    return this.db.selectFrom('uploads').select('temp_path').where('status', '=', 'receiving').execute().then((r) => r.map((x) => x.temp_path));
+  }
+
+  photoIdBySha(sha256: string): Promise<string | undefined> {
+    return this.db.selectFrom('photos').select('id').where('sha256', '=', sha256).executeTakeFirst().then((r) => r?.id);
+  }
+
+  /** Inserts unless a photo with the same SHA-256 exists (the column is UNIQUE); true when this row was stored. */
+  async insertPhotoUnlessDuplicate(row: NewPhotoRow): Promise<boolean> {
+    const r = await this.db
+      .insertInto('photos')
+      .values(row)
+      .onConflict((oc) => oc.column('sha256').doNothing())
+      .executeTakeFirst();
+    return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+  }
+
+  photoStatus(id: string): Promise<{ status: string } | undefined> {
+    return this.db.selectFrom('photos').select('status').where('id', '=', id).executeTakeFirst();
+  }
+}
