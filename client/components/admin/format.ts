@@ -18,13 +18,14 @@ export function formatDay(iso: string | null | undefined): string {
   return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString();
 }
 
-/** "Canon EOS 40D"; the make is not repeated when the model already starts with it. */
+/** "Canon EOS 40D"; the make is left out when the model starts with its first word ("NIKON D70"). */
 export function cameraName(make: string | null | undefined, model: string | null | undefined): string {
   const m = (make ?? '').trim();
   const n = (model ?? '').trim();
   if (!m) return n;
   if (!n) return m;
-  return n.toLowerCase().startsWith(m.toLowerCase()) ? n : `${m} ${n}`;
+  const firstWord = m.split(/\s+/)[0].toLowerCase();
+  return n.toLowerCase().startsWith(firstWord) ? n : `${m} ${n}`;
 }
 
 /** Storage percentage of the limit, or null when there is no usable limit. */
