@@ -124,13 +124,19 @@ export async function startServer(config: Config): Promise<RunningServer> {
       ready = false;
       for (const a of areas) a.closing?.();
       await new Promise<void>((resolve) => {
+        // Keep-alive connections whose last request finishes after this point would otherwise
+        // hold the close until the grace period ends: drop each as soon as it falls idle.
+        const sweep = setInterval(() => server.closeIdleConnections(), 200);
         const timer = setTimeout(() => {
+          clearInterval(sweep);
           server.closeAllConnections();
           resolve();
         }, graceMs);
         timer.unref();
+        sweep.unref();
         server.close(() => {
           clearTimeout(timer);
+          clearInterval(sweep);
           resolve();
         });
         server.closeIdleConnections();
