@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newPage, screenshot, ServerProcess } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
 import { TestClient } from '../helpers/server.js';
@@ -15,6 +15,9 @@ after(async () => {
   await browser?.close();
   await srv?.stop();
 });
+
+/** Waits for the crossfade to end, so a screenshot shows the photo rather than a half-faded frame. */
+const settled = (page: Page) => page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
 
 async function admin(): Promise<TestClient> {
   const c = new TestClient(srv.url);
@@ -41,6 +44,7 @@ test('the wall shows an approved photo live, drops it when hidden, and carries o
   const shown = page.locator(`.wall-slide:not(.leaving) img.wall-media[src*="${first}"]`);
   await shown.waitFor({ timeout: 5000 });
   assert.ok(await shown.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the photo drew');
+  await settled(page);
   await screenshot(page, 'wall-showing-approved-photo');
 
   assert.equal((await a.post(`/admin/api/photos/${first}/hide`)).status, 200);
@@ -57,6 +61,7 @@ test('the wall shows an approved photo live, drops it when hidden, and carries o
   // Approved while the wall may still be reconnecting: the replay after Last-Event-ID brings it.
   assert.equal((await a.post(`/admin/api/photos/${second}/approve`)).status, 200);
   await page.locator(`.wall-slide:not(.leaving) img.wall-media[src*="${second}"]`).waitFor({ timeout: 15_000 });
+  await settled(page);
   await screenshot(page, 'wall-after-restart');
   assert.deepEqual(errors, []);
   await page.context().close();
