@@ -37,3 +37,17 @@ export function handleUnauthorized(err: unknown): boolean {
   if (location.pathname !== '/admin/login') navigate('/admin/login', { replace: true });
   return true;
 }
+
+/**
+ * Set by Logout: the login screen then stays put even if the logout request failed and the
+ * old session still answers /me (SPEC §4: logout always ends on the login screen).
+ */
+let signedOut = false;
+export function markSignedOut(): void {
+  signedOut = true;
+}
+export function takeSignedOut(): boolean {
+  const was = signedOut;
+  signedOut = false;
+  return was;
+}

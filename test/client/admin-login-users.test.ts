@@ -1,6 +1,6 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, cleanup, click, control, controls, dialogs, hasText, meFor, renderAdmin, type, waitFor } from '../helpers/admin-render.js';
+import { api, cleanup, click, settle, control, controls, dialogs, hasText, meFor, renderAdmin, type, waitFor } from '../helpers/admin-render.js';
 import { serveAs } from './admin-fixtures.js';
 import { toasts } from '../../client/components/ui/toast.js';
 import { editPayload, emptyUserForm } from '../../client/components/admin/UserFormModal.js';
@@ -82,6 +82,17 @@ describe('header', () => {
     await click(control('Logout', page));
     assert.equal(api.called('POST /admin/api/logout').length, 1);
     await waitFor(() => location.pathname === '/admin/login' && hasText('Admin Login', page), 'login page');
+  });
+
+  test('a failed logout still stays on the login screen though the old session answers', async () => {
+    serveAs('admin');
+    api.on('POST /admin/api/logout', { status: 503, body: null });
+    const page = await renderAdmin('/admin/dashboard');
+    await waitFor(() => hasText('Total Photos', page), 'dashboard');
+    await click(control('Logout', page));
+    await waitFor(() => hasText('Admin Login', page), 'login page');
+    await settle();
+    assert.equal(location.pathname, '/admin/login');
   });
 
   test('the narrow-screen menu opens with its button and closes after a choice', async () => {

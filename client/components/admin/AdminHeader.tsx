@@ -5,7 +5,7 @@ import LogOut from 'lucide-react/icons/log-out';
 import Menu from 'lucide-react/icons/menu';
 import X from 'lucide-react/icons/x';
 import { adminApi } from '../../api/admin';
-import { me, permissionsOf, setMe } from '../../state/admin';
+import { markSignedOut, me, permissionsOf, setMe } from '../../state/admin';
 
 /** SPEC §2 "Admin header": title, navigation (Users only with can_manage_users), Logout, narrow-screen menu. */
 export function AdminHeader() {
@@ -29,6 +29,7 @@ export function AdminHeader() {
       console.error('Logout failed', err);
     }
     setMe(null);
+    markSignedOut();
     setLocation('/login');
   };
 

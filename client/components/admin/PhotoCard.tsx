@@ -44,6 +44,8 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
           {p.is_visible ? <Eye size={14} aria-hidden="true" /> : <EyeOff size={14} aria-hidden="true" />}
           {p.is_visible ? 'Visible' : 'Hidden'}
         </span>
+        {p.status === 'processing' && <span className="badge photo-card-status">Processing...</span>}
+        {p.status === 'error' && <span className="badge badge-error photo-card-status">Processing failed</span>}
         {busy && (
           <div className="photo-card-busy" role="status">
             <LoaderCircle size={28} className="spin" aria-hidden="true" />

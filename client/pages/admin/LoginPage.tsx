@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
 import { ApiError } from '../../api/http';
 import { adminApi, type MeResponse } from '../../api/admin';
-import { setMe } from '../../state/admin';
+import { setMe, takeSignedOut } from '../../state/admin';
 import { Footer } from '../../components/Footer';
 
 /** /admin/login (SPEC §2, §4 "Login form", §8 login failure). */
@@ -15,6 +15,7 @@ export function LoginPage() {
 
   // Someone already signed in goes straight on to the dashboard.
   useEffect(() => {
+    if (takeSignedOut()) return;
     let live = true;
     adminApi
       .me()
