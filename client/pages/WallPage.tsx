@@ -32,7 +32,7 @@ export default function WallPage() {
       max: MAX_ITEMS,
     });
   }, []);
-  const { current, previous, shown } = useSyncExternalStore(player.subscribe, player.getState);
+  const { current, previous, shown, empty } = useSyncExternalStore(player.subscribe, player.getState);
 
   useEffect(() => {
     const feed = new WallFeed(player, { max: MAX_ITEMS, refreshMs: 30 * 60_000, mediaRetryMs: 10_000, mediaRetries: 30 });
@@ -53,7 +53,7 @@ export default function WallPage() {
     <main className="wall" data-shown={shown} style={{ '--wall-fade': `${player.fadeMs}ms` } as CSSProperties}>
       {previous && <WallMedia key={previous.key} slide={previous} leaving {...handlers} />}
       {current && <WallMedia key={current.key} slide={current} leaving={false} {...handlers} />}
-      {!current && !previous && (
+      {empty && !current && !previous && (
         <div className="wall-empty">
           {names && <h1>{names}</h1>}
           <p>Photos will appear here as guests share them.</p>

@@ -13,6 +13,8 @@ export interface WallState {
   previous: Slide | null;
   /** Slides shown since the page opened (the long-run check reads it). */
   shown: number;
+  /** Loaded, and there is nothing visible to show. */
+  empty: boolean;
 }
 
 export interface PlayerOptions {
@@ -35,7 +37,7 @@ export interface PlayerOptions {
 export class WallPlayer {
   readonly rotation: Rotation;
   readonly fadeMs: number;
-  private state: WallState = { current: null, previous: null, shown: 0 };
+  private state: WallState = { current: null, previous: null, shown: 0, empty: false };
   private listeners = new Set<() => void>();
   private advanceTimer: ReturnType<typeof setTimeout> | undefined;
   private fadeTimer: ReturnType<typeof setTimeout> | undefined;
@@ -59,6 +61,7 @@ export class WallPlayer {
   /** The list from the server (first load or a refresh); starts the show once there is something. */
   setItems(items: readonly WallItem[]): void {
     this.rotation.replace(items, this.state.current?.item.id);
+    this.set({ ...this.state, empty: this.rotation.size === 0 });
     const cur = this.state.current;
     if (cur && !this.rotation.has(cur.item.id)) this.advance();
     else if (!cur || !this.started) this.start();
@@ -66,6 +69,7 @@ export class WallPlayer {
 
   add(item: WallItem): void {
     this.rotation.add(item);
+    if (this.state.empty) this.set({ ...this.state, empty: false });
     // An empty wall shows a new photo at once; otherwise it comes up next.
     if (!this.state.current) this.start();
   }
@@ -73,8 +77,17 @@ export class WallPlayer {
   remove(id: string): void {
     this.rotation.remove(id);
     const { current, previous } = this.state;
-    if (previous?.item.id === id) this.set({ ...this.state, previous: null });
-    if (current?.item.id === id) this.advance();
+    const empty = this.rotation.size === 0;
+    // A photo an admin hid goes at once, without a fade.
+    if (previous?.item.id === id || current?.item.id === id || empty !== this.state.empty) {
+      this.set({
+        ...this.state,
+        current: current?.item.id === id ? null : current,
+        previous: previous?.item.id === id ? null : previous,
+        empty,
+      });
+    }
+    if (current?.item.id === id) void this.advance();
   }
 
   /** A video finished, or a photo or video could not be shown: move on. */
@@ -141,7 +154,7 @@ export class WallPlayer {
   private show(item: WallItem | null): void {
     const outgoing = this.state.current;
     const current = item ? { key: ++this.key, item } : null;
-    this.set({ current, previous: outgoing, shown: this.state.shown + (item ? 1 : 0) });
+    this.set({ current, previous: outgoing, shown: this.state.shown + (item ? 1 : 0), empty: this.rotation.size === 0 });
     clearTimeout(this.fadeTimer);
     this.fadeTimer = setTimeout(() => this.set({ ...this.state, previous: null }), this.opts.fadeMs);
     if (item) this.schedule(isVideo(item) ? this.opts.videoMaxMs : this.opts.intervalMs);
