@@ -17,7 +17,7 @@ async function send(url: string, form: FormData): Promise<Answer> {
   }
 }
 
-const blobOf = (data: Buffer | string) => (typeof data === 'string' ? new Blob([fs.readFileSync(data)]) : new Blob([data]));
+const blobOf = (data: Buffer | string) => (typeof data === 'string' ? new Blob([new Uint8Array(fs.readFileSync(data))]) : new Blob([new Uint8Array(data)]));
 
 /** POST /api/upload with a file (bytes or a path) the way the client sends it. */
 export function uploadFile(base: string, data: Buffer | string, filename = 'photo.jpg', sessionId = 'test-session'): Promise<Answer> {
@@ -44,7 +44,7 @@ export function uploadChunk(base: string, bytes: Buffer, f: ChunkForm, fieldsAft
     for (const [k, v] of Object.entries(f)) if (v !== undefined) form.append(k, String(v));
   };
   if (!fieldsAfter) fields();
-  form.append('file', new Blob([bytes]), 'blob');
+  form.append('file', new Blob([new Uint8Array(bytes)]), 'blob');
   if (fieldsAfter) fields();
   return send(`${base}/api/upload-chunk`, form);
 }
