@@ -101,6 +101,37 @@ describe('admin photos in a browser', () => {
     await screenshot(page, 'admin-bulk-hidden');
   });
 
+  test('Download fetches a link and the browser saves the original under its own name', async () => {
+    const card = cardOf(page, 'photo-card', 'Canon_40D.jpg');
+    const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: 'Download' }).click()]);
+    assert.equal(download.suggestedFilename(), 'Canon_40D.jpg');
+    const saved = await download.path();
+    const fs = await import('node:fs');
+    const { sample } = await import('../helpers/samples.js');
+    assert.ok(fs.readFileSync(saved).equals(fs.readFileSync(sample('Canon_40D.jpg'))), 'original bytes');
+  });
+
+  test('on a touch phone the queue and dashboard actions are visible and thumb-sized', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const phone = await context.newPage();
+    await uiLogin(phone, server.url);
+    assert.equal(await phone.evaluate(() => matchMedia('(hover: none)').matches), true);
+    // Recent photo actions are not hover-only on touch screens.
+    const hide = phone.getByTestId('recent-photo').first().getByRole('button', { name: 'Hide' });
+    await hide.waitFor();
+    assert.equal(await hide.evaluate((el) => getComputedStyle(el.parentElement!).opacity), '1');
+    await phone.goto(server.url + '/admin/photos');
+    await phone.getByRole('button', { name: 'Approval Queue' }).click();
+    const first = phone.getByTestId('approval-card').first();
+    await first.waitFor();
+    for (const name of ['Approve', 'Skip', 'Reject']) {
+      const box = (await first.getByRole('button', { name }).boundingBox())!;
+      assert.ok(box.height >= 44 && box.width >= 44, `${name}: ${box.width}x${box.height}`);
+    }
+    await screenshot(phone, 'admin-phone-queue');
+    await context.close();
+  });
+
   test('the dashboard shows the cards and both charts with real data', async () => {
     await page.getByRole('link', { name: 'Dashboard', exact: true }).click();
     await page.getByTestId('stat-total-photos').waitFor();
