@@ -28,7 +28,7 @@ function chunkFields(start: number, end: number, total: number): Record<string, 
 async function sendChunk(base: string, bytes: Buffer, start: number, end: number): Promise<{ status: number; body: any }> {
   const form = new FormData();
   for (const [k, v] of Object.entries(chunkFields(start, end, bytes.length))) form.append(k, v);
-  form.append('file', new Blob([bytes.subarray(start, end)], { type: 'application/octet-stream' }), 'blob');
+  form.append('file', new Blob([new Uint8Array(bytes.subarray(start, end))], { type: 'application/octet-stream' }), 'blob');
   const res = await fetch(base + '/api/upload-chunk', { method: 'POST', body: form });
   return { status: res.status, body: await res.json() };
 }
