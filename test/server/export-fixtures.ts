@@ -3,7 +3,9 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { NewPhotoRow } from '../../server/db/schema.js';
 import type { RunningServer } from '../../server/server.js';
 
@@ -96,6 +98,20 @@ export function run(cmd: string, args: string[]): Promise<{ code: number; stdout
   });
 }
 
+/** GETs a URL with node:http (leaner than fetch for gigabytes) straight into a file. */
+export function download(url: string, headers: Record<string, string>, file: string): Promise<{ status: number; headers: http.IncomingHttpHeaders; bytes: number }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const out = fs.createWriteStream(file);
+        let bytes = 0;
+        res.on('data', (c: Buffer) => (bytes += c.length));
+        pipeline(res, out).then(() => resolve({ status: res.statusCode ?? 0, headers: res.headers, bytes }), reject);
+      })
+      .on('error', reject);
+  });
+}
+
 /** Streams a response body to a file without holding it in memory. */
 export async function saveBody(res: Response, file: string): Promise<number> {
   const out = fs.createWriteStream(file);
@@ -105,7 +121,7 @@ export async function saveBody(res: Response, file: string): Promise<number> {
     const { done, value } = await reader.read();
     if (done) break;
     bytes += value.length;
-    if (!out.write(value)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(value)) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
   return bytes;
