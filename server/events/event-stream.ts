@@ -82,7 +82,14 @@ export class EventStreams {
     const send = (ev: BusEvent) => {
       if (closed || ev.id <= lastSent) return;
       lastSent = ev.id;
-      res.write(formatEvent(ev));
+      try {
+        res.write(formatEvent(ev));
+      } catch (err) {
+        // Runs inside bus.publish: a broken connection must never fail the approval that published.
+        log.warn('Dropping a wall stream that could not be written', err);
+        cleanup();
+        res.destroy();
+      }
     };
     const unsubscribe = this.bus.subscribe((ev) => (replaying ? pending.push(ev) : send(ev)));
     const ping = setInterval(() => res.write(': ping\n\n'), this.pingMs);

@@ -102,3 +102,34 @@ test('a photo approved while another shows comes up next, before the rotation co
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('when a proxy answers the reconnect with an error page, the wall makes a new stream and catches up', async () => {
+  const { page, errors } = await newPage(browser, { width: 1024, height: 640 });
+  let blocked = false;
+  let refused = 0;
+  // A tunnel or reverse proxy answers 502 while the server restarts: EventSource gives up for good on that.
+  await page.route('**/api/events*', (route) => {
+    if (!blocked) return route.continue();
+    refused++;
+    return route.fulfill({ status: 502, contentType: 'text/html', body: '<h1>Bad gateway</h1>' });
+  });
+  await page.goto(srv.url + '/wall?interval=1000');
+  await page.locator('.wall-slide').first().waitFor();
+  blocked = true;
+  await srv.stop('SIGTERM');
+  await srv.start();
+  const deadline = Date.now() + 10_000;
+  while (refused === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  assert.ok(refused > 0, 'the browser tried to reconnect and was refused');
+  blocked = false;
+
+  const late = await guestUpload(srv.url, sample('orientation_landscape_6.jpg'));
+  await waitProcessed(srv.url, late);
+  assert.equal((await (await admin()).post(`/admin/api/photos/${late}/approve`)).status, 200);
+  await page.locator(`.wall-slide img.wall-media[src*="${late}"]`).waitFor({ timeout: 15_000 });
+  const tries = refused;
+  await new Promise((r) => setTimeout(r, 500));
+  assert.equal(refused, tries, 'no reconnect storm');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
