@@ -9,7 +9,7 @@ import { handleUnauthorized } from '../../state/admin';
 import { toast } from '../../components/ui/toast';
 import { ErrorCard } from '../../components/admin/AdminShell';
 import { editPayload, UserFormModal } from '../../components/admin/UserFormModal';
-import { formatDate } from '../../components/admin/format';
+import { formatDate, formatDay } from '../../components/admin/format';
 
 export const FORBIDDEN_TEXT = 'Insufficient permissions. Admin role required.';
 export const deleteUserConfirm = (username: string) => `Are you sure you want to delete user "${username}"? This action cannot be undone.`;
@@ -150,7 +150,7 @@ export function UsersPage() {
                 <td>{u.email}</td>
                 <td>{role(u)}</td>
                 <td>{status(u)}</td>
-                <td>{formatDate(u.created_at)}</td>
+                <td>{formatDay(u.created_at)}</td>
                 <td>{u.last_login ? formatDate(u.last_login) : 'Never'}</td>
                 <td>{actions(u)}</td>
               </tr>
