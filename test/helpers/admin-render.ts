@@ -52,7 +52,7 @@ export async function renderAdmin(path: string): Promise<HTMLElement> {
   document.body.appendChild(container);
   root = createRoot(container);
   await act(async () => {
-    root!.render(createElement(Fragment, null, createElement(Router, { base: '/admin' }, createElement(AdminApp)), createElement(Toaster)));
+    root!.render(createElement(Fragment, null, createElement(Router, { base: '/admin', children: createElement(AdminApp) }), createElement(Toaster)));
   });
   await settle();
   return container;
