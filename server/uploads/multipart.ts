@@ -22,7 +22,7 @@ export function readMultipart(
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
-      bb = busboy({ headers: req.headers, limits: { files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 } });
+      bb = busboy({ headers: req.headers, highWaterMark: 1 << 20, fileHwm: 1 << 20, limits: { files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 } });
     } catch {
       reject(new HttpError(400, 'The multipart body could not be read (missing boundary).'));
       return;
