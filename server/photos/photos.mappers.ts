@@ -53,7 +53,7 @@ export const GALLERY_COLUMNS = [
   'height',
 ] as const;
 
-type GalleryRow = Pick<PhotoRow, (typeof GALLERY_COLUMNS)[number]>;
+export type GalleryRow = Pick<PhotoRow, (typeof GALLERY_COLUMNS)[number]>;
 
 /**
  * Derivative URLs carry the derivative version: a rebuilt thumbnail gets a new URL, so the old

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
+import type { Statement } from 'better-sqlite3';
+import type { Sqlite } from '../db/open.js';
 import type { DB, PhotoRow, PhotoUpdate } from '../db/schema.js';
-import { GALLERY_COLUMNS } from './photos.mappers.js';
+import { GALLERY_COLUMNS, type GalleryRow } from './photos.mappers.js';
 
 /** Which photos an admin list shows: all, visible only, or hidden only (the approval queue). */
 export type AdminFilter = 'all' | 'visible' | 'hidden';
@@ -12,8 +14,64 @@ export interface CameraCount {
 }
 
 /** Every SQL statement about photos. */
+/** Every ANCHOR_STEP-th visible photo's sort key is remembered, so a deep page skips at most that many. */
+const ANCHOR_STEP = 100;
+
+type SortKey = [upload_timestamp: string, id: string];
+
 export class PhotosRepo {
-  constructor(private readonly db: Kysely<DB>) {}
+  // The public gallery is the hot path (every guest's phone, the wall). OFFSET makes SQLite walk
+  // past every earlier row, so pages start from a remembered sort key near the offset instead
+  // (a keyset seek); the keys are re-read only after something was written.
+  private readonly firstKey: Statement<[]>;
+  private readonly nextAnchor: Statement<[string, string]>;
+  private readonly pageFrom: Statement<[string, string, number, number]>;
+  private readonly visibleCount: Statement<[]>;
+  private readonly writeMarks: Statement<[]>;
+  private gallery: { mark: string; anchors: SortKey[]; total: number } | undefined;
+
+  constructor(
+    private readonly db: Kysely<DB>,
+    sqlite: Sqlite,
+  ) {
+    const order = 'ORDER BY upload_timestamp DESC, id DESC';
+    this.firstKey = sqlite.prepare(`SELECT upload_timestamp, id FROM photos WHERE is_visible = 1 ${order} LIMIT 1`).raw() as Statement<[]>;
+    this.nextAnchor = sqlite
+      .prepare(`SELECT upload_timestamp, id FROM photos WHERE is_visible = 1 AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT 1 OFFSET ${ANCHOR_STEP}`)
+      .raw() as Statement<[string, string]>;
+    this.pageFrom = sqlite.prepare(
+      `SELECT ${GALLERY_COLUMNS.join(', ')} FROM photos WHERE is_visible = 1 AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT ? OFFSET ?`,
+    );
+    this.visibleCount = sqlite.prepare(`SELECT count(*) FROM photos WHERE is_visible = 1`).pluck();
+    // total_changes() moves with every write on this connection, data_version with every commit by
+    // another connection: while both stand still, the visible photos cannot have changed.
+    this.writeMarks = sqlite.prepare(`SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version)`).pluck();
+  }
+
+  private galleryIndex() {
+    const mark = this.writeMarks.get() as string;
+    if (this.gallery?.mark === mark) return this.gallery;
+    const anchors: SortKey[] = [];
+    let key = this.firstKey.get() as SortKey | undefined;
+    while (key) {
+      anchors.push(key);
+      key = this.nextAnchor.get(key[0], key[1]) as SortKey | undefined;
+    }
+    this.gallery = { mark, anchors, total: this.visibleCount.get() as number };
+    return this.gallery;
+  }
+
+  /** Visible photos, newest first; the id breaks ties so pages never overlap. */
+  listVisible(limit: number, offset: number): GalleryRow[] {
+    const { anchors, total } = this.galleryIndex();
+    if (offset >= total) return [];
+    const anchor = anchors[Math.floor(offset / ANCHOR_STEP)];
+    return this.pageFrom.all(anchor[0], anchor[1], limit, offset % ANCHOR_STEP) as GalleryRow[];
+  }
+
+  countVisible(): number {
+    return this.galleryIndex().total;
+  }
 
   byId(id: string): Promise<PhotoRow | undefined> {
     return this.db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirst();
@@ -22,28 +80,6 @@ export class PhotosRepo {
   byIds(ids: readonly string[]): Promise<PhotoRow[]> {
     if (!ids.length) return Promise.resolve([]);
     return this.db.selectFrom('photos').selectAll().where('id', 'in', ids).execute();
-  }
-
-  /** Visible photos, newest first; the id breaks ties so pages never overlap. */
-  listVisible(limit: number, offset: number) {
-    return this.db
-      .selectFrom('photos')
-      .select(GALLERY_COLUMNS)
-      .where('is_visible', '=', 1)
-      .orderBy('upload_timestamp', 'desc')
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-  }
-
-  async countVisible(): Promise<number> {
-    const r = await this.db
-      .selectFrom('photos')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('is_visible', '=', 1)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
   }
 
   private filtered(filter: AdminFilter) {

@@ -12,7 +12,7 @@ export function publicPhotosRouter(photos: PhotosService): Router {
   r.get('/photos', async (req, res) => {
     const limit = intParam(req.query.limit, 'limit', { default: 20, min: 1, max: 100 });
     const offset = intParam(req.query.offset, 'offset', { default: 0, min: 0 });
-    res.json({ success: true, ...(await photos.gallery(limit, offset)) });
+    res.json({ success: true, ...photos.gallery(limit, offset) });
   });
   r.get('/stats', async (_req, res) => {
     res.json({ success: true, stats: await photos.stats() });

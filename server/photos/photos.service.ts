@@ -36,12 +36,13 @@ export class PhotosService {
     private readonly processing: Processing,
   ) {
     this.db = ctx.db;
-    this.repo = new PhotosRepo(ctx.db);
+    this.repo = new PhotosRepo(ctx.db, ctx.sqlite);
     this.disk = new DiskUsage(ctx.paths, () => this.repo.storageSignature());
   }
 
-  async gallery(limit: number, offset: number) {
-    const [rows, total] = await Promise.all([this.repo.listVisible(limit, offset), this.repo.countVisible()]);
+  gallery(limit: number, offset: number) {
+    const rows = this.repo.listVisible(limit, offset);
+    const total = this.repo.countVisible();
     return {
       photos: rows.map(photoRowToGalleryItem),
       pagination: { total, limit, offset, has_more: offset + rows.length < total },
