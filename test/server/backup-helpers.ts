@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestClient } from '../helpers/server.js';
@@ -25,10 +26,10 @@ export function runCli(name: 'backup' | 'restore', args: string[], env: Record<s
   });
 }
 
-export async function uploadFile(base: string, file: string, sessionId = 'backup-test'): Promise<{ status: number; body: any }> {
+export async function uploadFile(base: string, file: string, bytes = fs.readFileSync(file)): Promise<{ status: number; body: any }> {
   const form = new FormData();
-  form.append('session_id', sessionId);
-  form.append('file', new Blob([fs.readFileSync(file)], { type: 'image/jpeg' }), path.basename(file));
+  form.append('session_id', 'backup-test');
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), path.basename(file));
   const res = await fetch(base + '/api/upload', { method: 'POST', body: form });
   return { status: res.status, body: await res.json() };
 }
@@ -63,4 +64,49 @@ export async function waitFor<T>(what: string, fn: () => Promise<T | undefined |
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * A multipart POST (fields first, then the file) whose file is sent in two halves, like a phone
+ * on a slow connection: the request stays open until `finish()`; `answer` settles with the reply
+ * or with the connection's error.
+ */
+export function slowPost(url: string, fields: Record<string, string>, file: { bytes: Buffer; filename: string; type: string }) {
+  const boundary = '----wedding' + crypto.randomBytes(8).toString('hex');
+  const head = Buffer.from(
+    Object.entries(fields)
+      .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
+      .join('') +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${file.filename}"\r\nContent-Type: ${file.type}\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const half = Math.floor(file.bytes.length / 2);
+  const u = new URL(url);
+  const req = http.request({
+    host: u.hostname,
+    port: u.port,
+    path: u.pathname,
+    method: 'POST',
+    // A keep-alive connection, as phones and browsers use.
+    agent: new http.Agent({ keepAlive: true }),
+    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + file.bytes.length + tail.length },
+  });
+  const answer = new Promise<{ status: number; body: any } | { error: string }>((resolve) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text || '{}') }));
+      res.on('error', (e) => resolve({ error: e.message }));
+    });
+    req.on('error', (e) => resolve({ error: e.message }));
+  });
+  req.write(head);
+  req.write(file.bytes.subarray(0, half));
+  return {
+    answer,
+    finish() {
+      req.write(file.bytes.subarray(half));
+      req.end(tail);
+    },
+  };
 }

@@ -4,19 +4,13 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { sample } from '../helpers/samples.js';
 import { ADMIN, startTestServer, tempDir, TestClient } from '../helpers/server.js';
-import { allPhotos, originalBytes, runCli, sha256, uploadFile, waitFor, type ListedPhoto } from './backup-helpers.js';
+import { allPhotos, originalBytes, runCli, sha256, slowPost, uploadFile, waitFor, type ListedPhoto } from './backup-helpers.js';
 
 const BEFORE = ['Canon_40D.jpg', 'Nikon_D70.jpg'];
-const DURING = [
-  'hdr_iphone_hdr_YES.jpg',
-  'mobile_jolla.jpg',
-  'Pentax_K10D.jpg',
-  'Panasonic_DMC-FZ30.jpg',
-  'Fujifilm_FinePix_E500.jpg',
-  'gps_DSCN0010.jpg',
-  'orientation_landscape_6.jpg',
-  'orientation_portrait_6.jpg',
-];
+/** Uploaded one after another while the backup runs: each lands before or after the snapshot. */
+const RACING = ['hdr_iphone_hdr_YES.jpg', 'Pentax_K10D.jpg', 'Panasonic_DMC-FZ30.jpg', 'Fujifilm_FinePix_E500.jpg', 'gps_DSCN0010.jpg'];
+/** Half sent before the backup starts and finished only after it ends: in progress throughout. */
+const HELD = ['mobile_jolla.jpg', 'orientation_landscape_6.jpg', 'orientation_portrait_6.jpg'];
 const FAMILY = { username: 'aunt-rose', password: 'rose-garden-77' };
 
 describe('backup while guests upload, then restore into a fresh folder', () => {
@@ -28,6 +22,7 @@ describe('backup while guests upload, then restore into a fresh folder', () => {
   let usersAtBackup: { username: string; role: string }[];
   const uploaded = new Map<string, string>(); // photo id -> sha256 of the sample sent
   const beforeIds: string[] = [];
+  const heldIds: string[] = [];
 
   before(async () => {
     src = await startTestServer();
@@ -54,16 +49,32 @@ describe('backup while guests upload, then restore into a fresh folder', () => {
     }
 
     archive = path.join(tempDir('wedding-backups-'), 'wedding-test.tar.gz');
-    // Uploads and the backup run at once: the backup process snapshots while requests are being stored.
-    const uploads = Promise.all(
-      DURING.map(async (name) => {
-        const r = await uploadFile(src.url, sample(name));
+    const held = HELD.map((name) => {
+      const bytes = fs.readFileSync(sample(name));
+      return { name, req: slowPost(src.url + '/api/upload', { session_id: 'held' }, { bytes, filename: name, type: 'image/jpeg' }) };
+    });
+    await waitFor('the held uploads to reach the server', async () => fs.readdirSync(src.ctx.paths.incoming).length >= HELD.length);
+    let backupEnded = false;
+    const backup = runCli('backup', [archive], { DATA_DIR: src.dataDir }).finally(() => (backupEnded = true));
+    // Guests keep uploading for as long as the backup runs; a trailer after the JPEG's end makes
+    // each one a new photo rather than a duplicate.
+    const racing = (async () => {
+      for (let i = 0; !backupEnded || i < RACING.length; i++) {
+        const name = RACING[i % RACING.length];
+        const bytes = Buffer.concat([fs.readFileSync(sample(name)), Buffer.from(`racing-${i}`)]);
+        const r = await uploadFile(src.url, sample(name), bytes);
         assert.equal(r.status, 201, JSON.stringify(r.body));
-        uploaded.set(r.body.photo_id, sha256(sample(name)));
-      }),
-    );
-    const backup = runCli('backup', [archive], { DATA_DIR: src.dataDir });
-    const [, result] = await Promise.all([uploads, backup]);
+        uploaded.set(r.body.photo_id, sha256(bytes));
+      }
+    })();
+    const [result] = await Promise.all([backup, racing]);
+    for (const h of held) h.req.finish();
+    for (const h of held) {
+      const r = await h.req.answer;
+      assert.ok('status' in r && r.status === 201, `held upload ${h.name} is stored after the backup: ${JSON.stringify(r)}`);
+      uploaded.set(r.body.photo_id, sha256(sample(h.name)));
+      heldIds.push(r.body.photo_id);
+    }
     assert.equal(result.code, 0, result.out);
     assert.match(result.out, /Backup written: .*wedding-test\.tar\.gz/);
     assert.ok(fs.existsSync(archive), 'the archive exists under its final name');
@@ -79,16 +90,17 @@ describe('backup while guests upload, then restore into a fresh folder', () => {
     await src?.close();
   });
 
-  test('the archive is a plain tar.gz with the database, originals, manifest and checksums', async () => {
+  test('the archive is a plain tar.gz with the database, originals, manifest and checksums', async (t) => {
     const out = tempDir('wedding-untar-');
     const { spawnSync } = await import('node:child_process');
     const tar = spawnSync('tar', ['xzf', archive, '-C', out]);
     assert.equal(tar.status, 0, String(tar.stderr));
     manifest = JSON.parse(fs.readFileSync(path.join(out, 'backup-manifest.json'), 'utf8'));
     assert.equal(manifest.app, 'wedding-photos');
+    t.diagnostic(`snapshot holds ${manifest.counts.photos} of ${uploaded.size} photos (${BEFORE.length} were in before the backup began)`);
     assert.ok(!Number.isNaN(Date.parse(manifest.created_at)));
     assert.equal(manifest.counts.users, 2);
-    assert.ok(manifest.counts.photos >= BEFORE.length && manifest.counts.photos <= BEFORE.length + DURING.length);
+    assert.ok(manifest.counts.photos >= BEFORE.length && manifest.counts.photos <= uploaded.size - HELD.length);
     assert.equal(manifest.files.originals, manifest.counts.photos);
     assert.deepEqual(manifest.missing_originals, []);
     assert.ok(fs.existsSync(path.join(out, 'wedding.db')));
@@ -122,6 +134,7 @@ describe('backup while guests upload, then restore into a fresh folder', () => {
       const ids = photos.map((p) => p.id);
       assert.equal(ids.length, manifest.counts.photos, 'exactly the photos of the snapshot');
       for (const id of beforeIds) assert.ok(ids.includes(id), `photo ${id}, uploaded before the backup, is restored`);
+      for (const id of heldIds) assert.ok(!ids.includes(id), `photo ${id}, still arriving during the backup, is not in it`);
       for (const id of ids) assert.ok(finalSource.has(id), `restored photo ${id} existed on the source`);
       for (const id of ids) {
         const bytes = await originalBytes(radmin, id);

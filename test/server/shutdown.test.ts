@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import http from 'node:http';
 import { after, describe, test } from 'node:test';
 import { ServerProcess } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
 import { TestClient } from '../helpers/server.js';
-import { originalBytes, sha256, waitFor } from './backup-helpers.js';
+import { originalBytes, sha256, slowPost, waitFor } from './backup-helpers.js';
 
 const FILE = sample('hdr_iphone_hdr_YES.jpg');
 const CHUNK = 256 * 1024;
@@ -33,47 +32,13 @@ async function sendChunk(base: string, bytes: Buffer, start: number, end: number
   return { status: res.status, body: await res.json() };
 }
 
-/**
- * A chunk request whose body is sent in two halves, like a phone on a slow connection:
- * `finish()` sends the rest; `answer` settles with the server's reply or the connection's end.
- */
+/** A chunk request left half-sent until `finish()`, like a phone on a slow connection. */
 function slowChunk(base: string, bytes: Buffer, start: number, end: number) {
-  const boundary = '----wedding' + crypto.randomBytes(8).toString('hex');
-  const fields = Object.entries(chunkFields(start, end, bytes.length))
-    .map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`)
-    .join('');
-  const head = Buffer.from(`${fields}--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="blob"\r\nContent-Type: application/octet-stream\r\n\r\n`);
-  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
-  const data = bytes.subarray(start, end);
-  const half = Math.floor(data.length / 2);
-  const url = new URL(base + '/api/upload-chunk');
-  const req = http.request({
-    host: url.hostname,
-    port: url.port,
-    path: url.pathname,
-    method: 'POST',
-    // A keep-alive connection, as phones and browsers use: it must not hold the shutdown once idle.
-    agent: new http.Agent({ keepAlive: true, keepAliveMsecs: 60_000 }),
-    headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': head.length + data.length + tail.length },
+  return slowPost(base + '/api/upload-chunk', chunkFields(start, end, bytes.length), {
+    bytes: bytes.subarray(start, end),
+    filename: 'blob',
+    type: 'application/octet-stream',
   });
-  const answer = new Promise<{ status: number; body: any } | { error: string }>((resolve) => {
-    req.on('response', (res) => {
-      let text = '';
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text || '{}') }));
-      res.on('error', (e) => resolve({ error: e.message }));
-    });
-    req.on('error', (e) => resolve({ error: e.message }));
-  });
-  req.write(head);
-  req.write(data.subarray(0, half));
-  return {
-    answer,
-    finish() {
-      req.write(data.subarray(half));
-      req.end(tail);
-    },
-  };
 }
 
 function exitOf(proc: ServerProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
