@@ -71,5 +71,10 @@ export function mediaRouter(paths: DataPaths, repo: PhotosRepo, tokens: Download
     await sendFile(res, abs);
   });
 
+  // Anything else under /media is a JSON 404, not the client's index.html.
+  r.use('/media', (_req, res) => {
+    throw gone(res);
+  });
+
   return r;
 }

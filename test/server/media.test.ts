@@ -59,9 +59,11 @@ describe('derivative media routes', () => {
   });
 
   test('unknown ids and media not generated yet are 404 JSON', async () => {
-    const unknown = await guest.fetch('/media/does-not-exist/thumb?v=1');
-    assert.equal(unknown.status, 404);
-    assert.match(unknown.headers.get('content-type')!, /application\/json/);
+    for (const p of ['/media/does-not-exist/thumb?v=1', '/media/does-not-exist/poster', '/media']) {
+      const unknown = await guest.fetch(p);
+      assert.equal(unknown.status, 404, p);
+      assert.match(unknown.headers.get('content-type')!, /application\/json/, p);
+    }
     const pending = await addPhoto(s, { visible: true, derivatives: false });
     for (const kind of ['thumb', 'display']) {
       const r = await admin.fetch(`/media/${pending}/${kind}`);
