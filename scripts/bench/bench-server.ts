@@ -71,7 +71,7 @@ export async function makeJpegLikeFile(file: string, bytes: number): Promise<voi
       chunk[3] = 0xe0;
       first = false;
     }
-    if (!out.write(chunk)) await new Promise((r) => out.once('drain', r));
+    if (!out.write(chunk)) await new Promise<void>((r) => out.once('drain', () => r()));
     left -= n;
   }
   await new Promise<void>((r, j) => out.end((e?: Error) => (e ? j(e) : r())));

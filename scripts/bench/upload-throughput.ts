@@ -19,7 +19,7 @@ async function diskWrite(): Promise<number> {
   const buf = Buffer.alloc(CHUNK);
   for (let pos = 0; pos < bytes; pos += CHUNK) {
     const n = fs.readSync(fd, buf, 0, CHUNK, pos);
-    if (!out.write(Buffer.from(buf.subarray(0, n)))) await new Promise((r) => out.once('drain', r));
+    if (!out.write(Buffer.from(buf.subarray(0, n)))) await new Promise<void>((r) => out.once('drain', () => r()));
   }
   await new Promise((r) => out.end(r));
   fs.closeSync(fd);

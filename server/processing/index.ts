@@ -1,3 +1,5 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import type { Shared } from '../area.js';
 import { HttpError } from '../http/errors.js';
 import { log } from '../log.js';
@@ -46,6 +48,11 @@ export function createProcessing(shared: Omit<Shared, 'processing'>): Processing
     if (!photo) return false;
     const patch = await buildDerivatives(deps, photo);
     await repo.update(photoId, patch);
+    // Deleted while its derivatives were being made: leave nothing behind.
+    if (!(await repo.get(photoId))) {
+      await rm(path.join(paths.derived, photoId), { recursive: true, force: true });
+      return false;
+    }
     await removeOldVersions(paths, photoId, patch.derivative_version as number);
     return true;
   };

@@ -5,7 +5,7 @@ import { log } from '../log.js';
 import { uploadKey } from './chunk-fields.js';
 import { ChunkedUploads } from './chunked-upload.js';
 import { answerAfterDrain } from './multipart.js';
-import { receiveSingleUpload } from './single-upload.js';
+import { receiveSingleUpload, tooLarge } from './single-upload.js';
 import { cleanFilename } from './store.js';
 import { UploadsRepo } from './uploads.repo.js';
 
@@ -29,6 +29,15 @@ export function createUploadsArea(shared: Shared): Area {
   };
 
   const api = Router();
+  api.post('/upload', async (req, res, next) => {
+    // A body declared far over the limit is refused before any of it is read.
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > shared.ctx.config.maxUploadBytes + 1024 * 1024) {
+      answerAfterDrain(req, res, 413, { success: false, error: tooLarge(shared.ctx.config.maxUploadBytes)().message });
+      return;
+    }
+    next();
+  });
   api.post('/upload', whenEnabled((req) => receiveSingleUpload(shared, repo, req)));
   api.post('/upload-chunk', whenEnabled((req) => chunked.receive(req)));
 

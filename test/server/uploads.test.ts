@@ -180,6 +180,10 @@ test('a file over MAX_UPLOAD_GB is 413 and its temp file is removed', async () =
     assert.match(r.body.error, /too large/);
     assert.deepEqual(fs.readdirSync(small.ctx.paths.incoming), []);
     assert.deepEqual(fs.readdirSync(small.ctx.paths.originals), []);
+    // Declared far over the limit: refused before the body is read.
+    const huge = await uploadFile(small.url, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(3 * 1024 * 1024)]), 'huge.jpg');
+    assert.equal(huge.status, 413);
+    assert.match(huge.body.error, /too large/);
     const tiny = await uploadFile(small.url, await tinyImage('gif', 1, 4, 4), 'tiny.gif');
     assert.equal(tiny.status, 201, 'a file under the limit still goes through');
   } finally {
