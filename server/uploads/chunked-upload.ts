@@ -154,6 +154,7 @@ export class ChunkedUploads {
       } else {
         // Interrupted: keep what reached the file so the client can resume from there.
         await this.advance(row, state, sink.position);
+        if (sink.hashAhead) this.hashes.delete(row.id);
       }
       throw e;
     } finally {

@@ -34,6 +34,8 @@ export class FileSink extends Writable {
   /** Where the next byte goes; position - start = bytes written. */
   position: number;
   type: SniffedType | null = null;
+  /** The hash took in bytes that did not reach the file (a failed write). */
+  hashAhead = false;
   private skip: number;
   private head: Buffer[] | null;
   private headLength = 0;
@@ -97,12 +99,20 @@ export class FileSink extends Writable {
   }
 
   private async writeOutMany(bufs: Buffer[], total: number): Promise<void> {
-    const bytesWritten = await pwritev(this.o.fd, bufs, this.position);
-    if (bytesWritten !== total) {
-      // A short vectored write (rare): write the batch again from the same place, byte by byte exact.
-      return this.writeOut(Buffer.concat(bufs));
-    }
+    const writing = pwritev(this.o.fd, bufs, this.position);
+    // Hash while the thread pool writes. Should the write then fail, the hash is ahead of the
+    // file, and hashAhead tells the owner to rebuild it from the file.
     for (const b of bufs) this.o.hash?.update(b);
+    try {
+      let done = await writing;
+      while (done < total) {
+        const rest = Buffer.concat(bufs).subarray(done);
+        done += (await pwrite(this.o.fd, rest, 0, rest.length, this.position + done)).bytesWritten;
+      }
+    } catch (e) {
+      this.hashAhead = true;
+      throw e;
+    }
     this.position += total;
   }
 
