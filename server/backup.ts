@@ -15,7 +15,16 @@ async function main(): Promise<void> {
   const unknown = args.filter((a) => a.startsWith('--'));
   if (unknown.length || args.length > 1) fail(`Unexpected ${unknown[0] ?? args[1]}\n${USAGE}`);
   const started = Date.now();
-  const { archive, manifest } = await createBackup({ dataDir, archive: args[0] });
+  // Ctrl-C or `docker stop` mid-way: stop cleanly so no staging folder or partial file stays behind.
+  const stop = new AbortController();
+  for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => stop.abort());
+  let finished = false;
+  // Were a stream ever to stall with nothing left to wait on, Node would exit 0 silently: say it failed.
+  process.once('beforeExit', () => {
+    if (!finished) fail('Backup failed: it stopped before the archive was complete', 1);
+  });
+  const { archive, manifest } = await createBackup({ dataDir, archive: args[0], signal: stop.signal });
+  finished = true;
   const c = manifest.counts;
   process.stdout.write(
     `Backup written: ${archive}\n` +

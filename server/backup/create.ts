@@ -93,11 +93,28 @@ function pin(root: string, stage: string, names: string[]): { files: FileToArchi
   return { files, missing };
 }
 
+const STAGE_PREFIX = '.backup-';
+const STALE_MS = 24 * 60 * 60 * 1000;
+
+/** Staging folders left by a backup that was killed (a day old: no backup runs that long). */
+function removeStaleStages(root: string): void {
+  for (const name of fs.readdirSync(root)) {
+    if (!name.startsWith(STAGE_PREFIX)) continue;
+    const dir = path.join(root, name);
+    try {
+      if (Date.now() - fs.statSync(dir).mtimeMs > STALE_MS) fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+}
+
 const owner = { uid: process.getuid?.() ?? 0, gid: process.getgid?.() ?? 0 };
 
 /** Appends one file and resolves with its SHA-256 once archiver has taken it all. */
-function appendFile(archive: TarArchive, file: FileToArchive): Promise<{ sha256: string; size: number }> {
+function appendFile(archive: TarArchive, file: FileToArchive, signal?: AbortSignal): Promise<{ sha256: string; size: number }> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error('Stopped before the backup was complete'));
     const stats = fs.statSync(file.source);
     const hash = crypto.createHash('sha256');
     const source = fs.createReadStream(file.source);
@@ -107,16 +124,21 @@ function appendFile(archive: TarArchive, file: FileToArchive): Promise<{ sha256:
         cb(null, chunk);
       },
     });
+    const onAbort = () => source.destroy(new Error('stopped'));
     const done = (err?: Error) => {
       archive.off('entry', onEntry);
       archive.off('error', done);
+      signal?.removeEventListener('abort', onAbort);
       if (err) reject(err);
       else resolve({ sha256: hash.digest('hex'), size: stats.size });
     };
     const onEntry = (e: { name: string }) => {
       if (e.name === file.name) done();
     };
-    source.on('error', (err) => done(new Error(`Could not read ${file.name}: ${err.message}`)));
+    source.on('error', (err) =>
+      done(signal?.aborted ? new Error('Stopped before the backup was complete') : new Error(`Could not read ${file.name}: ${err.message}`)),
+    );
+    signal?.addEventListener('abort', onAbort);
     archive.on('entry', onEntry);
     archive.on('error', done);
     archive.append(source.pipe(hashing), { name: file.name, stats, mode: 0o644, ...owner } as Parameters<TarArchive['append']>[1]);
@@ -132,14 +154,15 @@ function appendBuffer(archive: TarArchive, name: string, body: Buffer): void {
  * the derivatives, the session secret, a manifest and SHA256SUMS. The archive appears under
  * its final name only when complete.
  */
-export async function createBackup(opts: { dataDir: string; archive?: string; now?: Date }): Promise<BackupResult> {
+export async function createBackup(opts: { dataDir: string; archive?: string; now?: Date; signal?: AbortSignal }): Promise<BackupResult> {
   const paths = dataPaths(path.resolve(opts.dataDir));
   if (!fs.existsSync(paths.database)) throw new Error(`No database at ${paths.database}: is DATA_DIR right?`);
   const archivePath = path.resolve(opts.archive ?? defaultArchivePath(paths.root, opts.now));
   fs.mkdirSync(path.dirname(archivePath), { recursive: true });
   const partial = `${archivePath}.partial`;
+  removeStaleStages(paths.root);
   // Inside DATA_DIR so hard links to media work; removed whatever happens.
-  const stage = fs.mkdtempSync(path.join(paths.root, '.backup-'));
+  const stage = fs.mkdtempSync(path.join(paths.root, STAGE_PREFIX));
   try {
     const dbCopy = path.join(stage, DB_NAME);
     await snapshotDatabase(paths.database, dbCopy);
@@ -159,7 +182,7 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
     const sums: string[] = [];
     let bytes = 0;
     const add = async (f: FileToArchive) => {
-      const { sha256, size } = await appendFile(archive, f);
+      const { sha256, size } = await appendFile(archive, f, opts.signal);
       sums.push(`${sha256}  ${f.name}`);
       bytes += size;
     };
@@ -184,7 +207,9 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
       fs.renameSync(partial, archivePath);
       return { archive: archivePath, manifest };
     } catch (err) {
+      // abort() alone waits for the entry in progress, whose source may never end: tear it down.
       archive.abort();
+      archive.destroy(err as Error);
       await written.catch(() => {});
       throw err;
     }

@@ -117,6 +117,10 @@ export async function restoreBackup(opts: { archive: string; dataDir: string; fo
     );
   }
   fs.mkdirSync(dataDir, { recursive: true });
+  // Left by an interrupted restore; a restore runs with the site stopped, so none is in use.
+  for (const name of fs.readdirSync(dataDir)) {
+    if (name.startsWith('.restore-')) fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
+  }
   const stage = fs.mkdtempSync(path.join(dataDir, '.restore-'));
   try {
     const hashes = await unpack(archive, stage);
