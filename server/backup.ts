@@ -31,9 +31,9 @@ async function main(): Promise<void> {
       `  ${c.photos ?? 0} photos and videos, ${c.users ?? 0} accounts, ${manifest.files.derived} thumbnails; ` +
       `${megabytes(fs.statSync(archive).size)} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
-  if (manifest.missing_originals.length) {
+  if (manifest.dropped_photos.length) {
     process.stdout.write(
-      `  Note: ${manifest.missing_originals.length} photo(s) were deleted while the backup ran; their files are not in it.\n`,
+      `  Note: ${manifest.dropped_photos.length} photo(s) had no original file on disk (deleted as the backup started?) and are left out.\n`,
     );
   }
 }

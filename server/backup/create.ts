@@ -5,7 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TarArchive } from 'archiver';
 import { dataPaths } from '../context.js';
-import { finishSnapshot, snapshotDatabase } from './snapshot.js';
+import { prepareSnapshot, sealSnapshot, snapshotDatabase } from './snapshot.js';
 
 export const MANIFEST_NAME = 'backup-manifest.json';
 export const SUMS_NAME = 'SHA256SUMS';
@@ -17,8 +17,8 @@ export interface BackupManifest {
   created_at: string;
   counts: Record<string, number>;
   files: { originals: number; derived: number; bytes: number };
-  /** Photo ids whose original vanished between the snapshot and archiving (deleted meanwhile). */
-  missing_originals: string[];
+  /** Photos deleted on the site while the backup started: left out of the archive's database too. */
+  dropped_photos: string[];
 }
 
 export interface BackupResult {
@@ -166,15 +166,14 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
   try {
     const dbCopy = path.join(stage, DB_NAME);
     await snapshotDatabase(paths.database, dbCopy);
-    const snapshot = finishSnapshot(dbCopy);
-
-    const originals = snapshot.originals.map((o) => ({ id: o.id, name: originalName(o.path) }));
+    const originals = prepareSnapshot(dbCopy).map((o) => ({ id: o.id, name: originalName(o.path) }));
     const pinnedOriginals = pin(paths.root, stage, originals.flatMap((o) => (o.name ? [o.name] : [])));
     const derivedNames: string[] = [];
     walkFiles(paths.derived, 'media/derived', derivedNames);
     const pinnedDerived = pin(paths.root, stage, derivedNames);
     const missingNames = new Set(pinnedOriginals.missing);
-    const missing = originals.filter((o) => !o.name || missingNames.has(o.name)).map((o) => o.id);
+    const dropped = originals.filter((o) => !o.name || missingNames.has(o.name)).map((o) => o.id);
+    const counts = sealSnapshot(dbCopy, dropped);
 
     const archive = new TarArchive({ gzip: true, gzipOptions: { level: 1 } }); // photos and videos do not compress: favour speed
     const written = pipeline(archive, fs.createWriteStream(partial));
@@ -196,9 +195,9 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
         app: 'wedding-photos',
         format: 1,
         created_at: (opts.now ?? new Date()).toISOString(),
-        counts: snapshot.counts,
+        counts,
         files: { originals: pinnedOriginals.files.length, derived: pinnedDerived.files.length, bytes },
-        missing_originals: missing,
+        dropped_photos: dropped,
       };
       appendBuffer(archive, MANIFEST_NAME, Buffer.from(JSON.stringify(manifest, null, 2) + '\n'));
       appendBuffer(archive, SUMS_NAME, Buffer.from(sums.join('\n') + '\n'));

@@ -91,9 +91,8 @@ function verify(stage: string, hashes: Map<string, string>): { manifest: BackupM
   }
   let manifest: BackupManifest | undefined;
   if (hashes.has(MANIFEST_NAME)) manifest = JSON.parse(fs.readFileSync(path.join(stage, MANIFEST_NAME), 'utf8'));
-  const missingOk = new Set(manifest?.missing_originals ?? []);
   const photos = listOriginals(path.join(stage, DB_NAME));
-  const lacking = photos.filter((p) => !missingOk.has(p.id) && !hashes.has(p.path.replace(/\\/g, '/')));
+  const lacking = photos.filter((p) => !hashes.has(p.path.replace(/\\/g, '/')));
   if (lacking.length > 0) {
     throw new RestoreError(`The archive lacks the originals of ${lacking.length} photo(s), e.g. ${lacking[0].path}`);
   }

@@ -1,11 +1,5 @@
 import Database from 'better-sqlite3';
 
-export interface SnapshotContents {
-  /** Every photo row's original, relative to DATA_DIR. */
-  originals: { id: string; path: string }[];
-  counts: Record<string, number>;
-}
-
 const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads'] as const;
 
 /**
@@ -25,31 +19,47 @@ export async function snapshotDatabase(liveFile: string, dest: string): Promise<
 }
 
 /**
- * Makes the copy self-contained and describes it. Partial chunked uploads are not archived
- * (media/incoming is left out), so their bookkeeping rows go too: after a restore such a
- * client starts that file again instead of being told to resume bytes that are not there.
+ * Lists the originals the copy refers to. Partial chunked uploads are not archived
+ * (media/incoming is left out), so their bookkeeping rows go: after a restore such a client
+ * starts that file again instead of being told to resume bytes that are not there.
  */
-export function finishSnapshot(file: string): SnapshotContents {
+export function prepareSnapshot(file: string): { id: string; path: string }[] {
   const db = new Database(file, { fileMustExist: true });
   try {
     const tables = new Set(
       (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name),
     );
     if (!tables.has('photos') || !tables.has('users')) {
-      throw new Error('The database has no photos or users table: is DATA_DIR the site\'s data folder?');
+      throw new Error("The database has no photos or users table: is DATA_DIR the site's data folder?");
     }
     if (tables.has('uploads')) db.prepare(`DELETE FROM uploads WHERE status <> 'complete'`).run();
+    return db.prepare('SELECT id, stored_path AS path FROM photos ORDER BY upload_timestamp, id').all() as { id: string; path: string }[];
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Drops photos whose original was deleted between the snapshot and pinning (an admin deleted
+ * them meanwhile), so every photo row in the archive has its file; then counts what is left
+ * and makes the copy one file without -wal/-shm companions, so `tar xzf` alone gives a
+ * working folder.
+ */
+export function sealSnapshot(file: string, dropPhotoIds: string[]): Record<string, number> {
+  const db = new Database(file, { fileMustExist: true });
+  try {
+    db.pragma('foreign_keys = ON'); // jobs of a dropped photo go with it
+    const drop = db.prepare('DELETE FROM photos WHERE id = ?');
+    db.transaction(() => dropPhotoIds.forEach((id) => drop.run(id)))();
+    const tables = new Set(
+      (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name),
+    );
     const counts: Record<string, number> = {};
     for (const t of COUNTED_TABLES) {
       if (tables.has(t)) counts[t] = (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n;
     }
-    const originals = (db.prepare('SELECT id, stored_path AS path FROM photos ORDER BY upload_timestamp, id').all() as {
-      id: string;
-      path: string;
-    }[]);
-    // One file without -wal/-shm companions, so `tar xzf` alone gives a working folder.
     db.pragma('journal_mode = DELETE');
-    return { originals, counts };
+    return counts;
   } finally {
     db.close();
   }

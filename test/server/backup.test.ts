@@ -102,7 +102,7 @@ describe('backup while guests upload, then restore into a fresh folder', () => {
     assert.equal(manifest.counts.users, 2);
     assert.ok(manifest.counts.photos >= BEFORE.length && manifest.counts.photos <= uploaded.size - HELD.length);
     assert.equal(manifest.files.originals, manifest.counts.photos);
-    assert.deepEqual(manifest.missing_originals, []);
+    assert.deepEqual(manifest.dropped_photos, []);
     assert.ok(fs.existsSync(path.join(out, 'wedding.db')));
     assert.ok(!fs.existsSync(path.join(out, 'wedding.db-wal')), 'the snapshot is one self-contained file');
     assert.ok(!fs.existsSync(path.join(out, 'media', 'incoming')), 'partial uploads are left out');

@@ -4,8 +4,9 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { startTestServer, tempDir } from '../helpers/server.js';
-import { ROOT, runCli, waitFor } from './backup-helpers.js';
+import { sample } from '../helpers/samples.js';
+import { startTestServer, tempDir, TestClient } from '../helpers/server.js';
+import { allPhotos, ROOT, runCli, uploadFile, waitFor } from './backup-helpers.js';
 
 test('a backup stopped with Ctrl-C leaves neither a partial archive nor its staging folder', async () => {
   const s = await startTestServer();
@@ -36,4 +37,32 @@ test('a backup stopped with Ctrl-C leaves neither a partial archive nor its stag
   const again = await runCli('backup', [out, '--data-dir', s.dataDir]);
   assert.equal(again.code, 0, again.out);
   assert.ok(fs.statSync(out).size > 6 * 16 * 1024 * 1024);
+});
+
+test('a photo whose original is gone when the backup pins files is left out of the archive\'s database too', async () => {
+  const s = await startTestServer();
+  const kept = await uploadFile(s.url, sample('Canon_40D.jpg'));
+  const gone = await uploadFile(s.url, sample('Nikon_D70.jpg'));
+  assert.equal(kept.status, 201);
+  assert.equal(gone.status, 201);
+  await waitFor('processing', async () => (await s.shared.processing.idle(), true));
+  const row = await s.ctx.db.selectFrom('photos').select('stored_path').where('id', '=', gone.body.photo_id).executeTakeFirstOrThrow();
+  fs.rmSync(path.join(s.dataDir, row.stored_path)); // as if deleted right after the snapshot
+  const archive = path.join(tempDir('wedding-dropped-'), 'b.tar.gz');
+  const r = await runCli('backup', [archive], { DATA_DIR: s.dataDir });
+  await s.close();
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /1 photo\(s\) had no original file/);
+
+  const dataDir = path.join(tempDir('wedding-dropped-restore-'), 'data');
+  const restored = await runCli('restore', [archive, '--data-dir', dataDir]);
+  assert.equal(restored.code, 0, restored.out);
+  const again = await startTestServer({}, dataDir);
+  try {
+    const admin = new TestClient(again.url);
+    await admin.login();
+    assert.deepEqual((await allPhotos(admin)).map((p) => p.id), [kept.body.photo_id]);
+  } finally {
+    await again.close();
+  }
 });
