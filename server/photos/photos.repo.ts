@@ -16,19 +16,21 @@ export interface CameraCount {
 /** Every SQL statement about photos. */
 /** Every ANCHOR_STEP-th visible photo's sort key is remembered, so a deep page skips at most that many. */
 const ANCHOR_STEP = 100;
+/** Pages kept between two writes (every guest scrolls through the same first pages). */
+const MAX_CACHED_PAGES = 1000;
 
 type SortKey = [upload_timestamp: string, id: string];
 
 export class PhotosRepo {
   // The public gallery is the hot path (every guest's phone, the wall). OFFSET makes SQLite walk
   // past every earlier row, so pages start from a remembered sort key near the offset instead
-  // (a keyset seek); the keys are re-read only after something was written.
+  // (a keyset seek). Keys and pages read are kept until the next write to the database.
   private readonly firstKey: Statement<[]>;
   private readonly nextAnchor: Statement<[string, string]>;
   private readonly pageFrom: Statement<[string, string, number, number]>;
   private readonly visibleCount: Statement<[]>;
   private readonly writeMarks: Statement<[]>;
-  private gallery: { mark: string; anchors: SortKey[]; total: number } | undefined;
+  private gallery: { mark: string; anchors: SortKey[]; total: number; pages: Map<string, GalleryRow[]> } | undefined;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -57,16 +59,23 @@ export class PhotosRepo {
       anchors.push(key);
       key = this.nextAnchor.get(key[0], key[1]) as SortKey | undefined;
     }
-    this.gallery = { mark, anchors, total: this.visibleCount.get() as number };
+    this.gallery = { mark, anchors, total: this.visibleCount.get() as number, pages: new Map() };
     return this.gallery;
   }
 
   /** Visible photos, newest first; the id breaks ties so pages never overlap. */
   listVisible(limit: number, offset: number): GalleryRow[] {
-    const { anchors, total } = this.galleryIndex();
+    const { anchors, total, pages } = this.galleryIndex();
     if (offset >= total) return [];
-    const anchor = anchors[Math.floor(offset / ANCHOR_STEP)];
-    return this.pageFrom.all(anchor[0], anchor[1], limit, offset % ANCHOR_STEP) as GalleryRow[];
+    const key = `${limit}:${offset}`;
+    let rows = pages.get(key);
+    if (!rows) {
+      const anchor = anchors[Math.floor(offset / ANCHOR_STEP)];
+      rows = this.pageFrom.all(anchor[0], anchor[1], limit, offset % ANCHOR_STEP) as GalleryRow[];
+      if (pages.size >= MAX_CACHED_PAGES) pages.clear();
+      pages.set(key, rows);
+    }
+    return rows;
   }
 
   countVisible(): number {

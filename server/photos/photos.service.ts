@@ -7,7 +7,7 @@ import type { EventBus } from '../events/bus.js';
 import { HttpError, notFound } from '../http/errors.js';
 import { log } from '../log.js';
 import type { Processing } from '../processing/index.js';
-import { cameraName, photoRowToAdminPhoto, photoRowToGalleryItem, type AdminPhoto, type GalleryItem } from './photos.mappers.js';
+import { cameraName, photoRowToAdminPhoto, photoRowToGalleryItem, type AdminPhoto } from './photos.mappers.js';
 import { DiskUsage, removePhotoFiles } from './photo-files.js';
 import { PhotosRepo, type AdminFilter } from './photos.repo.js';
 
@@ -181,9 +181,5 @@ export class PhotosService {
       const message = err instanceof Error && err.message ? err.message : 'The photo could not be processed.';
       throw new HttpError(422, message);
     }
-  }
-
-  galleryItem(row: PhotoRow): GalleryItem {
-    return photoRowToGalleryItem(row);
   }
 }
