@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import Database from 'better-sqlite3';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { sample } from '../helpers/samples.js';
 import { startTestServer, TestClient } from '../helpers/server.js';
@@ -55,6 +56,26 @@ describe('GET /api/photos', () => {
     assert.equal(item.thumbnail_url, null);
     assert.equal(item.backblaze_url, null);
     assert.equal((await guest.fetch(`/media/${id}/thumb`)).status, 404);
+  });
+
+  test('a listed page follows every change at once, from this server or another connection', async () => {
+    const a = await addPhoto(s, { visible: true, derivatives: false, uploadTimestamp: at(1) });
+    const b = await addPhoto(s, { visible: true, derivatives: false, uploadTimestamp: at(2) });
+    const ids = async () => (await guest.get('/api/photos?limit=5')).body.photos.map((p: any) => [p.id, p.thumbnail_url]);
+    assert.deepEqual(await ids(), [[b, null], [a, null]]);
+    assert.deepEqual(await ids(), [[b, null], [a, null]], 'asked twice: same answer');
+    // Processing finishing writes the derivative paths.
+    await s.ctx.db.updateTable('photos').set({ thumb_path: `media/derived/${a}/thumb-v3.webp`, derivative_version: 3 }).where('id', '=', a).execute();
+    assert.deepEqual(await ids(), [[b, null], [a, `/media/${a}/thumb?v=3`]]);
+    // Another process (a maintenance script) hides a photo through its own connection.
+    const other = new Database(s.ctx.paths.database);
+    try {
+      other.prepare('UPDATE photos SET is_visible = 0 WHERE id = ?').run(b);
+    } finally {
+      other.close();
+    }
+    assert.deepEqual((await ids()).map((x: any) => x[0]), [a]);
+    assert.equal((await guest.get('/api/photos')).body.pagination.total, 1);
   });
 
   test('photos with the same upload time keep a stable order and pages never overlap', async () => {
