@@ -41,6 +41,8 @@ export function appendToZip(zip: ZipArchive, source: Readable | Buffer, entry: Z
 }
 
 const CHUNK = 1 << 20;
+/** Reads continue in the background while the previous chunks are checksummed and sent. */
+const READ_AHEAD = 4 * CHUNK;
 
 /**
  * Reads an already opened file in 1 MiB chunks, only as fast as the archive pulls, and
@@ -60,7 +62,7 @@ export class HashingFileReader extends Readable {
   sha256: string | undefined;
 
   constructor(fd: number) {
-    super({ highWaterMark: CHUNK });
+    super({ highWaterMark: READ_AHEAD });
     this.fd = fd;
   }
 
