@@ -122,15 +122,22 @@ export function entryName(p: NameSource): string {
 /** Keeps names unique the way desktops do, ignoring case: "a.jpg", "a (2).jpg", "a (3).jpg". */
 export class UniqueNames {
   private readonly taken = new Set<string>();
+  /** Where counting resumes for a name, so thousands of "image.jpg" stay linear. */
+  private readonly next = new Map<string, number>();
 
   reserve(name: string): void {
     this.taken.add(name.toLowerCase());
   }
 
   claim(name: string): string {
+    const key = name.toLowerCase();
     let candidate = name;
-    const [stem, ext] = splitExtension(name);
-    for (let n = 2; this.taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${ext}`;
+    if (this.taken.has(key)) {
+      const [stem, ext] = splitExtension(name);
+      let n = this.next.get(key) ?? 2;
+      while (this.taken.has((candidate = `${stem} (${n})${ext}`).toLowerCase())) n++;
+      this.next.set(key, n + 1);
+    }
     this.taken.add(candidate.toLowerCase());
     return candidate;
   }
