@@ -16,7 +16,7 @@ export interface CameraCount {
 /** Every SQL statement about photos. */
 /** Every ANCHOR_STEP-th visible photo's sort key is remembered, so a deep page skips at most that many. */
 const ANCHOR_STEP = 100;
-/** Pages kept between two writes (every guest scrolls through the same first pages). */
+/** Pages kept between two changes of the gallery (every guest scrolls through the same first pages). */
 const MAX_CACHED_PAGES = 1000;
 
 type SortKey = [upload_timestamp: string, id: string];
@@ -24,13 +24,13 @@ type SortKey = [upload_timestamp: string, id: string];
 export class PhotosRepo {
   // The public gallery is the hot path (every guest's phone, the wall). OFFSET makes SQLite walk
   // past every earlier row, so pages start from a remembered sort key near the offset instead
-  // (a keyset seek). Keys and pages read are kept until the next write to the database.
+  // (a keyset seek). Keys and pages read are kept until a visible photo changes.
   private readonly firstKey: Statement<[]>;
   private readonly nextAnchor: Statement<[string, string]>;
   private readonly pageFrom: Statement<[string, string, number, number]>;
   private readonly visibleCount: Statement<[]>;
-  private readonly writeMarks: Statement<[]>;
-  private gallery: { mark: string; anchors: SortKey[]; total: number; pages: Map<string, GalleryRow[]> } | undefined;
+  private readonly galleryVersion: Statement<[]>;
+  private gallery: { mark: number; anchors: SortKey[]; total: number; pages: Map<string, GalleryRow[]> } | undefined;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -45,13 +45,12 @@ export class PhotosRepo {
       `SELECT ${GALLERY_COLUMNS.join(', ')} FROM photos WHERE is_visible = 1 AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT ? OFFSET ?`,
     );
     this.visibleCount = sqlite.prepare(`SELECT count(*) FROM photos WHERE is_visible = 1`).pluck();
-    // total_changes() moves with every write on this connection, data_version with every commit by
-    // another connection: while both stand still, the visible photos cannot have changed.
-    this.writeMarks = sqlite.prepare(`SELECT total_changes() || ':' || (SELECT data_version FROM pragma_data_version)`).pluck();
+    // Bumped by triggers whenever a visible photo is inserted, updated or deleted, on any connection.
+    this.galleryVersion = sqlite.prepare(`SELECT n FROM gallery_version WHERE id = 1`).pluck();
   }
 
   private galleryIndex() {
-    const mark = this.writeMarks.get() as string;
+    const mark = this.galleryVersion.get() as number;
     if (this.gallery?.mark === mark) return this.gallery;
     const anchors: SortKey[] = [];
     let key = this.firstKey.get() as SortKey | undefined;
