@@ -8,6 +8,8 @@ import { createBackup } from './backup/create.js';
 const USAGE = 'Usage: node dist/server/backup.js [ARCHIVE.tar.gz] [--data-dir DIR]\n' +
   'Writes one archive with the database and every photo and video. Without ARCHIVE it goes to DATA_DIR/backups/.';
 
+const plural = (n: number, one: string, many = one + 's') => `${n} ${n === 1 ? one : many}`;
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   if (args.includes('--help') || args.includes('-h')) fail(USAGE, 0);
@@ -28,7 +30,8 @@ async function main(): Promise<void> {
   const c = manifest.counts;
   process.stdout.write(
     `Backup written: ${archive}\n` +
-      `  ${c.photos ?? 0} photos and videos, ${c.users ?? 0} accounts, ${manifest.files.derived} thumbnails; ` +
+      `  ${plural(c.photos ?? 0, 'photo or video', 'photos and videos')}, ${plural(c.users ?? 0, 'account')}, ` +
+      `${plural(manifest.files.derived, 'thumbnail file')}; ` +
       `${megabytes(fs.statSync(archive).size)} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
   );
   if (manifest.dropped_photos.length) {
