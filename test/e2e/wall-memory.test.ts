@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { runWallSoak } from '../../scripts/bench/wall-memory.js';
 
 test('the wall runs through hundreds of slides and live events without its heap or DOM growing', async (t) => {
-  const r = await runWallSoak({ seconds: 45, intervalMs: 50 });
+  const r = await runWallSoak({ seconds: 30, intervalMs: 50 });
   t.diagnostic(
     `${r.slides} slides (${r.simulatedHours} h at 8 s a photo), ${r.events} events; heap ${r.heapStartMB} -> ${r.heapEndMB} MB; ` +
       `DOM nodes ${r.domNodesStart} -> ${r.domNodesEnd}; elements ${r.elementsStart} -> ${r.elementsEnd}; listeners ${r.listenersStart} -> ${r.listenersEnd}`,
