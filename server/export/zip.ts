@@ -41,6 +41,7 @@ export function appendToZip(zip: ZipArchive, source: Readable | Buffer, entry: Z
 }
 
 const CHUNK = 1 << 20;
+const SMALL_CHUNK = 64 * 1024;
 /** Reads continue in the background while the previous chunks are checksummed and sent. */
 const READ_AHEAD = 4 * CHUNK;
 
@@ -61,35 +62,50 @@ export class HashingFileReader extends Readable {
   /** Hex digest, set when the last byte has been read. */
   sha256: string | undefined;
 
-  constructor(fd: number) {
+  /** `size` is what fstat said at open; reading still goes on to the real end of the file. */
+  constructor(
+    fd: number,
+    private readonly size: number,
+  ) {
     super({ highWaterMark: READ_AHEAD });
     this.fd = fd;
   }
 
   static async open(file: string): Promise<HashingFileReader> {
     const fd = await new Promise<number>((resolve, reject) => fs.open(file, 'r', (err, fd) => (err ? reject(err) : resolve(fd))));
-    return new HashingFileReader(fd);
+    try {
+      const size = await new Promise<number>((resolve, reject) => fs.fstat(fd, (err, st) => (err ? reject(err) : resolve(st.size))));
+      return new HashingFileReader(fd, size);
+    } catch (err) {
+      fs.close(fd, () => {});
+      throw err;
+    }
   }
 
   override _read(): void {
     if (this.fd === undefined) return;
-    const buf = Buffer.allocUnsafe(CHUNK);
+    // One byte more than expected: a short read then proves the end without another call,
+    // and a photo of a few KB does not cost a megabyte of buffer.
+    const remaining = this.size - this.position;
+    const want = remaining >= 0 ? Math.min(CHUNK, remaining + 1) : SMALL_CHUNK;
+    const buf = Buffer.allocUnsafe(want);
     this.reading = true;
-    fs.read(this.fd, buf, 0, CHUNK, this.position, (err, n) => {
+    fs.read(this.fd, buf, 0, want, this.position, (err, n) => {
       this.reading = false;
       if (this.afterRead) return this.afterRead();
       if (err) return this.destroy(err);
-      if (n === 0) {
+      if (n > 0) {
+        const chunk = n === want ? buf : buf.subarray(0, n);
+        this.position += n;
+        this.bytes += n;
+        this.hash.update(chunk);
+        this.push(chunk);
+      }
+      if (n < want) {
         this.sha256 = this.hash.digest('hex');
         this.closeFd();
         this.push(null);
-        return;
       }
-      const chunk = n === CHUNK ? buf : buf.subarray(0, n);
-      this.position += n;
-      this.bytes += n;
-      this.hash.update(chunk);
-      this.push(chunk);
     });
   }
 

@@ -5,8 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { sample } from '../helpers/samples.js';
+import { appendToZip, createZip } from '../../server/export/zip.js';
 import { startTestServer, tempDir, TestClient } from '../helpers/server.js';
-import { download, placePhoto, run, sha256File, sparseFile, type PlacedPhoto } from './export-fixtures.js';
+import { download, placePhoto, run, saveBody, sha256File, sparseFile, type PlacedPhoto } from './export-fixtures.js';
 
 const GB = 1e9;
 const FOUR_GIB = 2 ** 32;
@@ -63,4 +64,43 @@ test('an archive over 4 GiB streams as ZIP64 and unzip -t finds no errors', asyn
     assert.equal(f.sha256, expected[i], f.name);
   }
   fs.rmSync(zip);
+});
+
+test('the largest selection (10,000 ids) streams; more than 65,535 entries switch the archive to ZIP64 too', async () => {
+  // 10,000 rows sharing one small original: the POST path at its limit, end to end.
+  const rel = path.relative(s.ctx.paths.root, placed[0].file);
+  const size = fs.statSync(placed[0].file).size;
+  const insert = s.ctx.sqlite.prepare(
+    `INSERT INTO photos (id, original_filename, stored_path, content_type, file_size, sha256, upload_timestamp, status, is_visible)
+     VALUES (?, 'guest.jpg', ?, 'image/jpeg', ?, ?, ?, 'complete', 0)`,
+  );
+  const ids = Array.from({ length: 10_000 }, (_, i) => `many${String(i).padStart(5, '0')}`);
+  s.ctx.sqlite.transaction(() => {
+    // Ten guests' photos per second under the same name.
+    ids.forEach((id, i) => insert.run(id, rel, size, `many-${i}`, new Date(Date.UTC(2026, 5, 8) + Math.floor(i / 10) * 1000).toISOString()));
+  })();
+  const selected = path.join(work, 'ten-thousand.zip');
+  const res = await admin.fetch('/admin/api/export.zip', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ photo_ids: ids }) });
+  assert.equal(res.status, 200);
+  await saveBody(res, selected);
+  const list = await run('unzip', ['-Z1', selected]);
+  const names = list.stdout.split('\n').filter(Boolean);
+  assert.equal(names.length, 10_001);
+  assert.equal(new Set(names.map((n) => n.toLowerCase())).size, names.length, 'numbered, never overwritten');
+  assert.ok(names.includes('2026-06-08 00-00-00 - guest (10).jpg'));
+
+  // The entry count limit is the archive writer's own: 66,000 tiny entries through the same adapter.
+  const many = path.join(work, 'many.zip');
+  const zip = createZip();
+  const out = fs.createWriteStream(many);
+  zip.pipe(out);
+  const body = Buffer.from('x');
+  for (let i = 0; i < 66_000; i++) appendToZip(zip, body, { name: `f${i}.txt`, date: new Date() });
+  await zip.finalize();
+  await new Promise<void>((r) => out.on('close', () => r()));
+  const t = await run('unzip', ['-t', many]);
+  assert.equal(t.code, 0, t.stderr + t.stdout.slice(-2000));
+  assert.match(t.stdout, /No errors detected/);
+  assert.equal(t.stdout.match(/ OK$/gm)?.length, 66_000);
+  fs.rmSync(many);
 });
