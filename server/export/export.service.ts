@@ -48,12 +48,19 @@ export class ExportService {
     const started = Date.now();
     const { couple_names } = await this.settings.get();
     const file = archiveFileName(couple_names, request.kind as ExportKind, new Date());
+    // Gone while the settings were read: nothing to write to.
+    if (res.destroyed || !res.socket || res.socket.destroyed) return;
     res.writeHead(200, {
       'Content-Type': 'application/zip',
       'Content-Disposition': contentDisposition(file),
       'Cache-Control': 'no-store',
       'X-Accel-Buffering': 'no', // nginx would otherwise buffer the whole download
     });
+    // HEAD gets the headers only; building the archive would read every original for nothing.
+    if (res.req?.method === 'HEAD') {
+      res.end();
+      return;
+    }
     res.flushHeaders();
 
     const zip = createZip();

@@ -123,6 +123,14 @@ describe('GET /admin/api/export.zip', () => {
     assert.equal(x.entries.length, visible.length + 1);
   });
 
+  test('HEAD answers the headers without building an archive', async () => {
+    const res = await admin.fetch('/admin/api/export.zip?scope=all', { method: 'HEAD' });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get('content-type'), 'application/zip');
+    assert.match(res.headers.get('content-disposition') ?? '', /^attachment; /);
+    assert.equal((await res.arrayBuffer()).byteLength, 0);
+  });
+
   test('a bad scope is 400 with a readable error', async () => {
     for (const q of ['?scope=hidden', '?scope=', '?scope=all&scope=visible']) {
       const r = await admin.get(`/admin/api/export.zip${q}`);
