@@ -9,7 +9,7 @@ const dist = path.join(root, 'dist');
 const quiet = process.argv.includes('--quiet');
 
 async function buildServer() {
-  const entries = ['server/main.ts', 'server/backup.ts', 'server/restore.ts'].filter((f) => fs.existsSync(path.join(root, f)));
+  const entries = ['server/main.ts', 'server/backup.ts', 'server/restore.ts', 'server/reset-password.ts'].filter((f) => fs.existsSync(path.join(root, f)));
   await build({
     absWorkingDir: root,
     entryPoints: entries,
