@@ -3,7 +3,12 @@ import type { WeddingSettings } from '../state/settings';
 
 /** Typed wrappers for /admin/api (SPEC §7, CONTRACT "Admin"); every call sends credentials. */
 
-export type Role = 'family' | 'bride' | 'groom' | 'admin';
+import type { Role } from '../../server/db/schema';
+import type { ApiUser } from '../../server/users/users.repo';
+
+export type { Role };
+/** The user as /admin/api/users answers it (the server's own type, imported for types only). */
+export type User = ApiUser;
 
 export interface UserPermissions {
   can_manage_users: boolean;
@@ -79,17 +84,6 @@ export interface Dashboard {
   recent_activity: Activity[];
   recent_photos: AdminPhoto[];
   user_permissions: UserPermissions;
-}
-
-export interface User {
-  id: number;
-  username: string;
-  email: string;
-  full_name: string;
-  role: Role;
-  is_active: boolean;
-  created_at: string;
-  last_login: string | null;
 }
 
 export interface UserForm {
