@@ -1,73 +1,129 @@
-import busboy from 'busboy';
 import type { Request, Response } from 'express';
+import multer from 'multer';
 import type { Readable, Writable } from 'node:stream';
 import { HttpError } from '../http/errors.js';
 
 export type Fields = Record<string, string>;
 
+type OnFile = (file: Readable, filename: string, fieldsSoFar: Fields) => Promise<void>;
+
+/** What the current request does with its file part; multer's engine is shared, the handler is per request. */
+const handlers = new WeakMap<Request, OnFile>();
+
 /**
- * Parses a multipart body as a stream. `onFile` gets the first file part with the fields
- * that came before it and must consume it; the promise resolves once the whole body is read
- * (fields after the file included). An error from onFile is kept, the rest of the body is
- * drained, and the error is thrown at the end so the answer goes out on a finished request.
+ * A storage engine that stores nothing itself: it hands the part to the request's handler while
+ * the body is still arriving. req.body holds exactly the fields sent before the file at this
+ * point, which is what lets a chunk be written straight into place.
  */
-export function readMultipart(
-  req: Request,
-  onFile: (file: Readable, filename: string, fieldsSoFar: Fields) => Promise<void>,
-): Promise<{ fields: Fields; sawFile: boolean }> {
+const handOver: multer.StorageEngine = {
+  _handleFile(req, file, cb) {
+    const onFile = handlers.get(req);
+    if (!onFile) return cb(new Error('no handler for the file part'));
+    onFile(file.stream, file.originalname ?? '', plainFields(req.body)).then(
+      () => cb(null, {}),
+      (e) => cb(e),
+    );
+  },
+  _removeFile(_req, _file, cb) {
+    // The handler owns (and cleans up) whatever it wrote.
+    cb(null);
+  },
+};
+
+const FIELD_SIZE = 64 * 1024;
+const filesSeen = new WeakMap<Request, number>();
+const parse = multer({
+  storage: handOver,
+  // Only the first file part counts, and only if it is named "file"; any other is read past.
+  // (A `files` limit would make a second file part fail a request whose upload already went through.)
+  fileFilter: (req, file, cb) => {
+    const seen = (filesSeen.get(req) ?? 0) + 1;
+    filesSeen.set(req, seen);
+    cb(null, seen === 1 && file.fieldname === 'file');
+  },
+  limits: { fields: 32, fieldSize: FIELD_SIZE, parts: 40 },
+  // Big buffers keep the per-chunk overhead low on multi-megabyte chunks (types lag behind multer here).
+  ...({ highWaterMark: 1 << 20, fileHwm: 1 << 20 } as object),
+}).any();
+
+/** req.body as multer builds it (repeated names become arrays) back to name -> last value. */
+function plainFields(body: unknown): Fields {
+  const out: Fields = {};
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    const v = Array.isArray(value) ? value[value.length - 1] : value;
+    if (typeof v === 'string') out[name] = v;
+  }
+  return out;
+}
+
+const LIMIT_MESSAGES: Record<string, string> = {
+  LIMIT_FIELD_COUNT: 'The form has too many fields.',
+  LIMIT_PART_COUNT: 'The form has too many parts.',
+  LIMIT_FIELD_VALUE: `A form field is longer than ${FIELD_SIZE / 1024} KB.`,
+  LIMIT_FIELD_KEY: 'A form field name is too long.',
+};
+
+function parseError(e: unknown): HttpError {
+  if (e instanceof HttpError) return e;
+  if (e instanceof multer.MulterError && LIMIT_MESSAGES[e.code]) return new HttpError(400, LIMIT_MESSAGES[e.code]);
+  return new HttpError(400, `The upload was interrupted or malformed: ${(e as Error)?.message ?? e}.`);
+}
+
+/**
+ * Parses a multipart body as a stream (multer with a pass-through storage engine). `onFile` gets
+ * the first file part with the fields that came before it and must consume it; the promise
+ * resolves once the whole body is read (fields after the file included). An error from onFile is
+ * kept, the rest of the body is drained (multer does that before reporting it), and the error is
+ * thrown at the end so the answer goes out on a finished request.
+ */
+export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: Fields; sawFile: boolean }> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) {
     return Promise.reject(new HttpError(400, 'Send the upload as multipart/form-data with a "file" part.'));
   }
   return new Promise((resolve, reject) => {
-    let bb: busboy.Busboy;
-    try {
-      bb = busboy({ headers: req.headers, highWaterMark: 1 << 20, fileHwm: 1 << 20, limits: { files: 1, fields: 32, fieldSize: 64 * 1024, parts: 40 } });
-    } catch {
-      reject(new HttpError(400, 'The multipart body could not be read (missing boundary).'));
-      return;
-    }
-    const fields: Fields = {};
     let sawFile = false;
     let fileDone: Promise<void> = Promise.resolve();
     let failure: unknown;
-    bb.on('field', (name, value) => {
-      fields[name] = value;
-    });
-    bb.on('file', (name, file, info) => {
-      if (name !== 'file' || sawFile) {
-        file.resume();
-        return;
-      }
+    let partError: unknown;
+    let settled = false;
+    handlers.set(req, (file, filename, before) => {
       sawFile = true;
-      fileDone = onFile(file, info.filename ?? '', { ...fields }).catch((e) => {
+      // Told apart from the handler's own failures: a part that broke is the body's fault (400), not ours.
+      file.once('error', (e) => (partError = e));
+      fileDone = onFile(file, filename, before).catch((e) => {
         failure = e;
-        // The handler stopped reading: throw the rest of this part away so the parser moves on.
-        file.unpipe();
-        file.resume();
+        throw e;
       });
+      return fileDone;
     });
-    bb.on('error', (e) => {
-      req.unpipe(bb);
-      req.resume();
-      fileDone.finally(() =>
-        reject(failure ?? new HttpError(400, `The upload was interrupted or malformed: ${(e as Error).message}.`)),
-      );
+    let synchronous = true;
+    // multer's 'close' listener destroys the parser on a dropped connection, which errors the file part.
+    parse(req, req.res as Response, (err?: unknown) => {
+      if (settled) return;
+      settled = true;
+      const missingBoundary = synchronous && err !== undefined;
+      // A dropped connection is reported at once; the handler may still be saving what it got.
+      fileDone
+        .catch(() => undefined)
+        .then(() => {
+          if (failure && failure === partError) reject(parseError(err ?? failure));
+          else if (failure) reject(failure);
+          else if (missingBoundary) reject(new HttpError(400, 'The multipart body could not be read (missing boundary).'));
+          else if (err) reject(parseError(err));
+          else resolve({ fields: plainFields(req.body), sawFile });
+        });
     });
-    bb.on('close', () => {
-      fileDone.then(() => (failure ? reject(failure) : resolve({ fields, sawFile })));
-    });
-    // A dropped connection never ends the body: stop the parser so the file part errors out.
-    req.once('close', () => {
-      if (!req.complete) bb.destroy(new Error('the connection was closed'));
-    });
-    req.pipe(bb);
+    synchronous = false;
   });
 }
 
 /** Pipes a part into a sink and settles when the sink has everything (or fails). */
 export function pour(src: Readable, sink: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
+    // The part may have failed while the handler was still opening its file: no event will come.
+    if (src.errored) return reject(src.errored);
+    if (src.destroyed && !src.readableEnded) return reject(new Error('the file part was cut short'));
     let settled = false;
     const fail = (e: unknown) => {
       if (settled) return;
@@ -83,7 +139,7 @@ export function pour(src: Readable, sink: Writable): Promise<void> {
         resolve();
       }
     });
-    // busboy ends a part cut short by a broken connection without error; it reports it on the parser.
+    // A dropped connection errors the part: multer destroys the parser, which destroys the part.
     src.pipe(sink);
   });
 }
