@@ -24,6 +24,8 @@ export type Answer = { status: number; body: Record<string, unknown> };
 
 const drain = (src: Readable) =>
   new Promise<void>((resolve) => {
+    // A part already ended or destroyed (connection cut) emits nothing more: settle now.
+    if (src.destroyed || src.readableEnded) return resolve();
     src.on('end', resolve).on('error', () => resolve()).on('close', resolve);
     src.resume();
   });
