@@ -1,17 +1,7 @@
-/** SPEC §3 "gallery media item". */
-export interface GalleryItem {
-  id: string;
-  content_type: string;
-  thumbnail_url: string | null;
-  backblaze_url: string;
-  original_filename: string;
-  upload_timestamp: string;
-  date_taken: string | null;
-  camera_make: string | null;
-  camera_model: string | null;
-  width: number | null;
-  height: number | null;
-}
+import type { GalleryItem } from '../../server/photos/photos.mappers';
+
+/** SPEC §3 "gallery media item", as the server's mapper makes it (a type-only import). */
+export type { GalleryItem };
 
 /** SPEC §3 "stats". */
 export interface Stats {

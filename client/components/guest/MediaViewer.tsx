@@ -91,7 +91,7 @@ export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () 
             ) : (
               <video
                 key={item.id}
-                src={item.backblaze_url}
+                src={item.backblaze_url ?? undefined}
                 poster={item.thumbnail_url ?? undefined}
                 controls
                 playsInline
@@ -103,7 +103,7 @@ export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () 
               </video>
             )
           ) : (
-            <img key={item.id} src={item.backblaze_url} alt={item.original_filename} onLoad={() => setLoaded(true)} onError={() => setLoaded(true)} />
+            <img key={item.id} src={item.backblaze_url ?? item.thumbnail_url ?? undefined} alt={item.original_filename} onLoad={() => setLoaded(true)} onError={() => setLoaded(true)} />
           )}
         </div>
         <dl className="viewer-details">
