@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../server/db/open.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const MB = 1024 * 1024;
@@ -56,8 +56,8 @@ async function login(): Promise<string> {
 
 /** Originals placed the way uploads leave them, rows inserted next to the running server (WAL). */
 function placeFiles(specs: { name: string; size: number; sparse: boolean; visible: boolean }[]): string[] {
-  const db = new Database(path.join(dataDir, 'wedding.db'));
-  db.pragma('busy_timeout = 5000');
+  const db = openDatabase(path.join(dataDir, 'wedding.db'));
+  db.exec('PRAGMA busy_timeout = 5000');
   const insert = db.prepare(
     `INSERT INTO photos (id, original_filename, stored_path, content_type, file_size, sha256, upload_timestamp, date_taken, camera_make, camera_model, status, is_visible)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'Canon', 'Canon EOS 40D', 'complete', ?)`,

@@ -54,7 +54,7 @@ async function serve(): Promise<void> {
       insert.run({ ...it, visible: 1, stored_path: `media/originals/${it.id}.jpg`, sha: crypto.randomBytes(32).toString('hex'), thumb: `media/derived/${it.id}/thumb-v1.webp`, display: `media/derived/${it.id}/display-v1.webp` });
     }
   })();
-  app.ctx.sqlite.pragma('optimize');
+  app.ctx.sqlite.exec('PRAGMA optimize');
 
   const items = Array.from({ length: PHOTOS }, (_, i) => galleryItem(i));
   const bare = express();

@@ -1,4 +1,4 @@
-import Database from 'better-sqlite3';
+import { openDatabase } from '../db/open.js';
 
 const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads'] as const;
 
@@ -7,9 +7,9 @@ const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', '
  * writes, since it reads through its own connection and never blocks the server's writers.
  */
 export async function snapshotDatabase(liveFile: string, dest: string): Promise<void> {
-  const live = new Database(liveFile, { fileMustExist: true });
+  const live = openDatabase(liveFile, { fileMustExist: true });
   try {
-    live.pragma('busy_timeout = 5000');
+    live.exec('PRAGMA busy_timeout = 5000');
     // All pages in one step: a step holds one read transaction, so the copy is one consistent
     // moment. Small steps would restart whenever an upload writes in between.
     await live.backup(dest, { progress: () => 0x7fffffff });
@@ -24,7 +24,7 @@ export async function snapshotDatabase(liveFile: string, dest: string): Promise<
  * starts that file again instead of being told to resume bytes that are not there.
  */
 export function prepareSnapshot(file: string): { id: string; path: string }[] {
-  const db = new Database(file, { fileMustExist: true });
+  const db = openDatabase(file, { fileMustExist: true });
   try {
     const tables = new Set(
       (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name),
@@ -46,9 +46,9 @@ export function prepareSnapshot(file: string): { id: string; path: string }[] {
  * working folder.
  */
 export function sealSnapshot(file: string, dropPhotoIds: string[]): Record<string, number> {
-  const db = new Database(file, { fileMustExist: true });
+  const db = openDatabase(file, { fileMustExist: true });
   try {
-    db.pragma('foreign_keys = ON'); // jobs of a dropped photo go with it
+    db.exec('PRAGMA foreign_keys = ON'); // jobs of a dropped photo go with it
     const drop = db.prepare('DELETE FROM photos WHERE id = ?');
     db.transaction(() => dropPhotoIds.forEach((id) => drop.run(id)))();
     const tables = new Set(
@@ -58,7 +58,7 @@ export function sealSnapshot(file: string, dropPhotoIds: string[]): Record<strin
     for (const t of COUNTED_TABLES) {
       if (tables.has(t)) counts[t] = (db.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n;
     }
-    db.pragma('journal_mode = DELETE');
+    db.exec('PRAGMA journal_mode = DELETE');
     return counts;
   } finally {
     db.close();
@@ -67,9 +67,9 @@ export function sealSnapshot(file: string, dropPhotoIds: string[]): Record<strin
 
 /** Photo rows in a restored database, to check every original arrived. */
 export function listOriginals(file: string): { id: string; path: string }[] {
-  const db = new Database(file, { readonly: true, fileMustExist: true });
+  const db = openDatabase(file, { readonly: true, fileMustExist: true });
   try {
-    const ok = db.pragma('quick_check', { simple: true });
+    const ok = db.prepare('PRAGMA quick_check').pluck().get();
     if (ok !== 'ok') throw new Error(`The database in the backup is damaged (${String(ok)})`);
     return db.prepare('SELECT id, stored_path AS path FROM photos').all() as { id: string; path: string }[];
   } finally {

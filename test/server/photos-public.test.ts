@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import Database from 'better-sqlite3';
+import { openDatabase } from '../../server/db/open.js';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { sample } from '../helpers/samples.js';
 import { startTestServer, TestClient } from '../helpers/server.js';
@@ -68,7 +68,7 @@ describe('GET /api/photos', () => {
     await s.ctx.db.updateTable('photos').set({ thumb_path: `media/derived/${a}/thumb-v3.webp`, derivative_version: 3 }).where('id', '=', a).execute();
     assert.deepEqual(await ids(), [[b, null], [a, `/media/${a}/thumb?v=3`]]);
     // Another process (a maintenance script) hides a photo through its own connection.
-    const other = new Database(s.ctx.paths.database);
+    const other = openDatabase(s.ctx.paths.database);
     try {
       other.prepare('UPDATE photos SET is_visible = 0 WHERE id = ?').run(b);
     } finally {
