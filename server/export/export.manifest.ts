@@ -1,21 +1,13 @@
 import type { ExportPhoto } from './export.repo.js';
 
 /** One file of the archive as manifest.json describes it; null where unknown. */
-export interface ManifestFile {
+export type ManifestFile = Omit<ExportPhoto, 'stored_path' | 'is_visible'> & {
+  /** Its path in the archive. */
   name: string;
-  id: string;
-  original_filename: string;
-  content_type: string;
-  file_size: number;
+  /** Of the bytes written into the archive. */
   sha256: string;
-  upload_timestamp: string;
-  date_taken: string | null;
-  camera_make: string | null;
-  camera_model: string | null;
-  width: number | null;
-  height: number | null;
   is_visible: boolean | null;
-}
+};
 
 export interface ManifestUnreadable {
   id: string;

@@ -2,7 +2,7 @@ import Check from 'lucide-react/icons/check';
 import SkipForward from 'lucide-react/icons/skip-forward';
 import X from 'lucide-react/icons/x';
 import type { AdminPhoto } from '../../api/admin';
-import { PhotoThumb } from './PhotoThumb';
+import { PhotoThumb, SelectCheck } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate } from './format';
 
 interface Props {
@@ -24,12 +24,7 @@ export function ApprovalCard({ photo: p, canReject, selectMode, selected, busy, 
     <article className={`card approval-card${selected ? ' is-selected' : ''}`} data-testid="approval-card" data-photo-id={p.id} aria-busy={busy || undefined}>
       <div className="approval-card-media" onClick={selectMode ? () => onSelect(p.id) : undefined}>
         <PhotoThumb photo={p} />
-        {selectMode && (
-          <label className="photo-card-check" onClick={(e) => e.stopPropagation()}>
-            <input type="checkbox" checked={selected} onChange={() => onSelect(p.id)} />
-            <span className="sr-only">Select {p.original_filename}</span>
-          </label>
-        )}
+        {selectMode && <SelectCheck photo={p} selected={selected} onSelect={onSelect} />}
       </div>
       <div className="approval-card-info">
         <div className="photo-card-name" title={p.original_filename}>

@@ -6,7 +6,7 @@ import RefreshCw from 'lucide-react/icons/refresh-cw';
 import Trash2 from 'lucide-react/icons/trash-2';
 import LoaderCircle from 'lucide-react/icons/loader-circle';
 import type { AdminPhoto, UserPermissions } from '../../api/admin';
-import { PhotoThumb } from './PhotoThumb';
+import { PhotoThumb, SelectCheck } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate, isImage } from './format';
 
 export type CardAction = 'toggle' | 'download' | 'rotate' | 'regenerate' | 'delete';
@@ -34,12 +34,7 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
     >
       <div className="photo-card-media" onClick={selectMode ? () => onSelect(p.id) : undefined}>
         <PhotoThumb photo={p} />
-        {selectMode && (
-          <label className="photo-card-check" onClick={(e) => e.stopPropagation()}>
-            <input type="checkbox" checked={selected} onChange={() => onSelect(p.id)} />
-            <span className="sr-only">Select {p.original_filename}</span>
-          </label>
-        )}
+        {selectMode && <SelectCheck photo={p} selected={selected} onSelect={onSelect} />}
         <span className={`badge photo-card-state ${p.is_visible ? 'badge-visible' : 'badge-hidden'}`}>
           {p.is_visible ? <Eye size={14} aria-hidden="true" /> : <EyeOff size={14} aria-hidden="true" />}
           {p.is_visible ? 'Visible' : 'Hidden'}

@@ -28,3 +28,13 @@ export function PhotoThumb({ photo }: { photo: AdminPhoto }) {
     </div>
   );
 }
+
+/** The checkbox laid over a thumbnail in select mode (photo cards and approval cards). */
+export function SelectCheck({ photo, selected, onSelect }: { photo: AdminPhoto; selected: boolean; onSelect: (id: string) => void }) {
+  return (
+    <label className="photo-card-check" onClick={(e) => e.stopPropagation()}>
+      <input type="checkbox" checked={selected} onChange={() => onSelect(photo.id)} />
+      <span className="sr-only">Select {photo.original_filename}</span>
+    </label>
+  );
+}
