@@ -19,6 +19,8 @@ const body = (page: Page) => page.locator('body').innerText();
 
 async function footerChecks(page: Page) {
   const footer = page.locator('footer');
+  // The names arrive with GET /api/settings; until then the footer shows a placeholder.
+  await footer.getByText("Made with care for Emma and James's wedding").waitFor({ timeout: 10_000 });
   assert.match(await footer.innerText(), /Made with care for Emma and James's wedding/);
   assert.match(await footer.innerText(), new RegExp(String(new Date().getFullYear())));
   assert.equal(await footer.getByRole('link', { name: 'Admin' }).getAttribute('href'), '/admin/login');
