@@ -20,6 +20,8 @@ RUN if [ ! -f /usr/local/include/node/node_version.h ]; then \
 RUN npm_config_nodedir=/usr/local npm ci --no-audit --no-fund
 COPY tsconfig.json ./
 COPY scripts ./scripts
+# common/: the request/response types and rules both server and client import.
+COPY common ./common
 COPY server ./server
 COPY client ./client
 # Never --omit=optional: sharp's platform binaries (@img/sharp-*) are optional packages.

@@ -49,7 +49,8 @@ async function buildClient() {
     logLevel: 'warning',
   });
   const outputs = Object.entries(result.metafile.outputs);
-  const mainJs = outputs.find(([, o]) => o.entryPoint === 'client/main.tsx' && !o.cssBundle === false)?.[0]
+  // The entry's JS output is the one that names its CSS bundle; without CSS, the .js output.
+  const mainJs = outputs.find(([, o]) => o.entryPoint === 'client/main.tsx' && o.cssBundle)?.[0]
     ?? outputs.find(([f, o]) => o.entryPoint === 'client/main.tsx' && f.endsWith('.js'))?.[0];
   const mainCss = outputs.find(([f, o]) => o.entryPoint === 'client/main.tsx' && f.endsWith('.css'))?.[0]
     ?? result.metafile.outputs[mainJs]?.cssBundle;

@@ -2,34 +2,34 @@ import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router, type Express } from 'express';
 import session from 'express-session';
-import { authRouter } from './auth/auth.routes.js';
-import { loadUser, sameOriginOnly } from './auth/middleware.js';
-import type { AppContext } from './context.js';
+import { loadUser, sameOriginOnly } from './auth/auth.middleware.js';
+import type { SqliteSessionStore } from './auth/session-store.js';
+import type { Config } from './config.js';
 import { apiNotFound, errorHandler } from './http/errors.js';
+import type { Module } from './http/module.js';
 import { clientDir } from './paths.js';
-import { adminSettingsRouter, publicSettingsRouter } from './settings/settings.routes.js';
-import type { SettingsService } from './settings/settings.service.js';
-import { usersRouter } from './users/users.routes.js';
 import type { UsersService } from './users/users.service.js';
 
-export interface Services {
+export interface AppDeps {
+  config: Config;
+  sessionSecret: string;
+  sessions: SqliteSessionStore;
+  /** Resolves the session's user on every request. */
   users: UsersService;
-  settings: SettingsService;
-  /** Routers of later areas (media, dashboard, wall, export), mounted by server.ts. */
-  publicApi?: Router[];
-  adminApi?: Router[];
-  /** Routers outside /api (media files). */
-  root?: Router[];
+  /** Every feature, mounted in this order. */
+  modules: Module[];
+  /** False while starting and once shutdown begins: /api/health then answers 503. */
+  ready?: () => boolean;
 }
 
 export const SESSION_COOKIE = 'wedding.sid';
 const SESSION_MAX_AGE = 14 * 24 * 60 * 60 * 1000;
 
-/** The Express app; it never listens (tests and main.ts do). */
-export function createApp(ctx: AppContext, services: Services, opts: { ready?: () => boolean } = {}): Express {
+/** The Express app; it never listens (server.ts does). */
+export function createApp({ config, sessionSecret, sessions, users, modules, ready }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', ctx.config.trustProxy);
+  app.set('trust proxy', config.trustProxy);
   app.use((_req, res, next) => {
     res.set({
       'X-Content-Type-Options': 'nosniff',
@@ -40,8 +40,8 @@ export function createApp(ctx: AppContext, services: Services, opts: { ready?: (
   });
 
   app.get('/api/health', (_req, res) => {
-    if (opts.ready && !opts.ready()) {
-      res.status(503).json({ success: false, status: 'starting', error: 'The server is starting.' });
+    if (ready && !ready()) {
+      res.status(503).json({ success: false, status: 'starting', error: 'The server is starting.', code: 'unavailable' });
       return;
     }
     res.json({ status: 'ok' });
@@ -54,36 +54,32 @@ export function createApp(ctx: AppContext, services: Services, opts: { ready?: (
   app.use(
     session({
       name: SESSION_COOKIE,
-      secret: ctx.sessionSecret,
-      store: ctx.sessions,
+      secret: sessionSecret,
+      store: sessions,
       resave: false,
       saveUninitialized: false,
       rolling: false,
       cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_MAX_AGE, path: '/' },
     }),
   );
-  app.use(loadUser(ctx.db));
+  app.use(loadUser(users));
 
   const json = express.json({ limit: '1mb' });
 
   const api = Router();
   api.use(json);
-  api.use(publicSettingsRouter(services.settings));
-  for (const r of services.publicApi ?? []) api.use(r);
+  for (const m of modules) for (const r of m.publicApi ?? []) api.use(r);
   api.use(apiNotFound);
   app.use('/api', api);
 
   const admin = Router();
   admin.use(sameOriginOnly);
   admin.use(json);
-  admin.use(authRouter(ctx, services.users.repo));
-  admin.use('/users', usersRouter(services.users));
-  admin.use(adminSettingsRouter(services.settings));
-  for (const r of services.adminApi ?? []) admin.use(r);
+  for (const m of modules) for (const r of m.adminApi ?? []) admin.use(r);
   admin.use(apiNotFound);
   app.use('/admin/api', admin);
 
-  for (const r of services.root ?? []) app.use(r);
+  for (const m of modules) for (const r of m.root ?? []) app.use(r);
 
   // Every other GET is the single-page client; it redirects unknown routes to /.
   const indexFile = path.join(client, 'index.html');

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { passwordProblem, USERNAME_PATTERN } from '../common/rules.js';
 
 /** Everything the server reads from the environment, parsed once. */
 export interface Config {
@@ -77,13 +78,12 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
   const dataDir = path.resolve(text('DATA_DIR') ?? './data');
 
   const adminUsername = text('ADMIN_USERNAME') ?? 'admin';
-  if (!/^[A-Za-z0-9_.@-]{3,50}$/.test(adminUsername)) {
+  if (!USERNAME_PATTERN.test(adminUsername)) {
     problems.push('ADMIN_USERNAME must be 3 to 50 letters, digits or . _ - @');
   }
   const adminPassword = env.ADMIN_PASSWORD === undefined || env.ADMIN_PASSWORD === '' ? undefined : env.ADMIN_PASSWORD;
-  if (adminPassword !== undefined && adminPassword.length < 8) {
-    problems.push('ADMIN_PASSWORD must be at least 8 characters');
-  }
+  const passwordIssue = adminPassword === undefined ? null : passwordProblem(adminPassword, 'ADMIN_PASSWORD');
+  if (passwordIssue) problems.push(passwordIssue);
 
   const sessionSecret = text('SESSION_SECRET');
   if (sessionSecret !== undefined && sessionSecret.length < 16) {

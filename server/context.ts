@@ -27,7 +27,10 @@ export function dataPaths(dataDir: string): DataPaths {
   };
 }
 
-/** What the app's parts share: built once in server.ts and handed to every router. */
+/**
+ * The infrastructure server.ts opens once. Modules never receive it: their factories take the
+ * few handles they need. Tests and CLIs reach it through RunningServer.ctx.
+ */
 export interface AppContext {
   config: Config;
   paths: DataPaths;

@@ -3,10 +3,12 @@
 // none is given), re-activates the account and signs it out everywhere. Safe while the site runs.
 import crypto from 'node:crypto';
 import path from 'node:path';
-import { hashPassword } from './auth/passwords.js';
+import { passwordProblem } from '../common/rules.js';
+import { SqliteSessionStore } from './auth/session-store.js';
 import { fail, resolveDataDir } from './backup/cli.js';
 import { dataPaths } from './context.js';
-import { openSqlite } from './db/open.js';
+import { createKysely, openSqlite } from './db/open.js';
+import { UsersService } from './users/users.service.js';
 
 const USAGE = 'Usage: node dist/server/reset-password.js USERNAME [--password NEW] [--data-dir DIR]';
 
@@ -17,36 +19,35 @@ async function main(): Promise<void> {
   const p = args.indexOf('--password');
   if (p !== -1) {
     password = args[p + 1];
-    if (!password || password.length < 8) fail('The new password must be at least 8 characters.');
+    const problem = passwordProblem(password ?? '', 'The new password');
+    if (problem) fail(`${problem}.`);
     args.splice(p, 2);
   }
   const dataDir = resolveDataDir(args);
   if (args.length !== 1 || args[0].startsWith('--')) fail(USAGE);
   const username = args[0];
 
-  const db = openSqlite(dataPaths(path.resolve(dataDir)).database);
+  const sqlite = openSqlite(dataPaths(path.resolve(dataDir)).database);
+  const db = createKysely(sqlite);
+  // The sessions table belongs to the session store: it signs the user out everywhere.
+  const sessions = new SqliteSessionStore(sqlite);
   try {
-    const user = db.prepare('SELECT id, username FROM users WHERE username = ?').get(username) as
-      | { id: number; username: string }
-      | undefined;
-    if (!user) {
-      const names = (db.prepare('SELECT username FROM users ORDER BY id').all() as { username: string }[]).map((u) => u.username);
-      fail(`No user "${username}". Users: ${names.join(', ') || '(none)'}`, 1);
-    }
+    const users = new UsersService(db, sessions);
     const generated = password === undefined;
     const newPassword = password ?? crypto.randomBytes(12).toString('base64url');
-    const hash = await hashPassword(newPassword);
-    db.transaction(() => {
-      db.prepare('UPDATE users SET password_hash = ?, is_active = 1 WHERE id = ?').run(hash, user.id);
-      db.prepare(`DELETE FROM sessions WHERE json_extract(sess, '$.userId') = ?`).run(user.id);
-    })();
+    const stored = await users.resetPassword(username, newPassword);
+    if (stored === null) {
+      const names = (await users.list()).map((u) => u.username);
+      fail(`No user "${username}". Users: ${names.join(', ') || '(none)'}`, 1);
+    }
     process.stdout.write(
       generated
-        ? `New password for ${user.username}: ${newPassword}\nIt is shown only once: write it down, then sign in at /admin/login.\n`
-        : `Password for ${user.username} changed. Sign in at /admin/login.\n`,
+        ? `New password for ${stored}: ${newPassword}\nIt is shown only once: write it down, then sign in at /admin/login.\n`
+        : `Password for ${stored} changed. Sign in at /admin/login.\n`,
     );
   } finally {
-    db.close();
+    sessions.close();
+    await db.destroy(); // closes the better-sqlite3 handle
   }
 }
 

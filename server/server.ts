@@ -4,26 +4,39 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
-import { hashPassword } from './auth/passwords.js';
+import { createAuthModule } from './auth/auth.module.js';
 import { SqliteSessionStore } from './auth/session-store.js';
 import type { Config } from './config.js';
 import { dataPaths, type AppContext } from './context.js';
+import { createDashboardModule } from './dashboard/dashboard.module.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createKysely, openSqlite } from './db/open.js';
-import { log } from './log.js';
-import { SettingsService } from './settings/settings.service.js';
-import { UsersService } from './users/users.service.js';
-import type { Area, Shared } from './area.js';
 import { EventBus } from './events/bus.js';
-import { createEventsArea } from './events/events.area.js';
-import { createExportArea } from './export/export.area.js';
-import { createPhotosArea } from './photos/photos.area.js';
-import { createProcessing } from './processing/index.js';
-import { createUploadsArea } from './uploads/uploads.area.js';
+import { createEventsModule } from './events/events.module.js';
+import { createExportModule } from './export/export.module.js';
+import type { Module } from './http/module.js';
+import { log } from './log.js';
+import { createPhotosModule } from './photos/photos.module.js';
+import { createProcessing, type Processing } from './processing/processing.service.js';
+import { createQrModule } from './qr/qr.module.js';
+import { createSettingsModule } from './settings/settings.module.js';
+import { SettingsService } from './settings/settings.service.js';
+import { createUploadsModule } from './uploads/uploads.module.js';
+import { createUsersModule } from './users/users.module.js';
+import { UsersService } from './users/users.service.js';
+
+/** The services tests and CLIs reach into; routes get theirs through their module's factory. */
+export interface Services {
+  settings: SettingsService;
+  users: UsersService;
+  bus: EventBus;
+  processing: Processing;
+}
 
 export interface RunningServer {
+  /** Infrastructure (config, paths, database handles, sessions): for tests and CLIs only. */
   ctx: AppContext;
-  shared: Shared;
+  services: Services;
   url: string;
   port: number;
   server: http.Server;
@@ -44,30 +57,20 @@ function sessionSecret(config: Config): string {
   }
 }
 
-/** When there are no users, creates the first admin; a generated password is printed once. */
-async function ensureFirstAdmin(ctx: AppContext, users: UsersService): Promise<void> {
-  if ((await users.repo.count()) > 0) return;
-  const password = ctx.config.adminPassword ?? crypto.randomBytes(12).toString('base64url');
-  await users.repo.insert({
-    username: ctx.config.adminUsername,
-    email: `${ctx.config.adminUsername}@localhost`,
-    full_name: 'Administrator',
-    role: 'admin',
-    is_active: 1,
-    password_hash: await hashPassword(password),
-    created_at: new Date().toISOString(),
-    last_login: null,
-  });
-  if (ctx.config.adminPassword) {
-    log.info(`Created the first admin "${ctx.config.adminUsername}" with the password from ADMIN_PASSWORD`);
-  } else {
-    const bar = '='.repeat(64);
-    process.stdout.write(
-      `\n${bar}\n  First admin created. Sign in at /admin/login with\n    username: ${ctx.config.adminUsername}\n    password: ${password}\n  This password is shown only once: write it down now.\n${bar}\n\n`,
-    );
+/** Tells the operator how to sign in when the first admin was just created. */
+function announceFirstAdmin(config: Config, first: { created: boolean; generatedPassword?: string }): void {
+  if (!first.created) return;
+  if (!first.generatedPassword) {
+    log.info(`Created the first admin "${config.adminUsername}" with the password from ADMIN_PASSWORD`);
+    return;
   }
+  const bar = '='.repeat(64);
+  process.stdout.write(
+    `\n${bar}\n  First admin created. Sign in at /admin/login with\n    username: ${config.adminUsername}\n    password: ${first.generatedPassword}\n  This password is shown only once: write it down now.\n${bar}\n\n`,
+  );
 }
 
+/** The composition root: builds every service and module once and hands each its dependencies. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const paths = dataPaths(config.dataDir);
   for (const dir of [paths.root, paths.originals, paths.derived, paths.incoming]) fs.mkdirSync(dir, { recursive: true });
@@ -80,27 +83,26 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const sessions = new SqliteSessionStore(sqlite);
   const ctx: AppContext = { config, paths, sqlite, db, sessions, sessionSecret: sessionSecret(config) };
-  const users = new UsersService(db, sessions);
   const settings = new SettingsService(db);
   await settings.seed({ coupleNames: config.coupleNames, uploadsEnabled: config.uploadsEnabled });
-  await ensureFirstAdmin(ctx, users);
+  const users = new UsersService(db, sessions);
+  announceFirstAdmin(config, await users.ensureFirstAdmin(config.adminUsername, config.adminPassword));
 
   const bus = new EventBus(db);
-  const base = { ctx, settings, users, bus };
-  const shared: Shared = { ...base, processing: createProcessing(base) };
-  const areas: Area[] = [createUploadsArea(shared), createPhotosArea(shared), createEventsArea(shared), createExportArea(shared)];
+  const processing = createProcessing({ config, paths, db });
+  const modules: Module[] = [
+    createAuthModule({ config, users, sessions }),
+    createUsersModule({ users }),
+    createSettingsModule({ settings }),
+    createUploadsModule({ config, paths, db, settings, processing }),
+    createPhotosModule({ config, paths, db, sqlite, bus, processing }),
+    createDashboardModule({ config, paths, db, users }),
+    createEventsModule({ bus }),
+    createQrModule({ config }),
+    createExportModule({ db, paths, settings }),
+  ];
 
-  const app = createApp(
-    ctx,
-    {
-      users,
-      settings,
-      publicApi: areas.flatMap((a) => a.publicApi ?? []),
-      adminApi: areas.flatMap((a) => a.adminApi ?? []),
-      root: areas.flatMap((a) => a.root ?? []),
-    },
-    { ready: () => ready },
-  );
+  const app = createApp({ config, sessionSecret: ctx.sessionSecret, sessions, users, modules, ready: () => ready });
   const server = http.createServer(app);
   // Uploads over slow phone connections: no request timeout beyond the client's own 2 minutes per chunk.
   server.requestTimeout = 0;
@@ -111,8 +113,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     server.once('error', reject);
     server.listen(config.port, config.host, () => resolve());
   });
-  shared.processing.start();
-  for (const a of areas) await a.start?.();
+  processing.start();
+  for (const m of modules) await m.start?.();
   ready = true;
   const port = (server.address() as AddressInfo).port;
   const shownHost = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
@@ -122,7 +124,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const close = (graceMs = 10_000): Promise<void> => {
     closing ??= (async () => {
       ready = false;
-      for (const a of areas) a.closing?.();
+      for (const m of modules) m.closing?.();
       await new Promise<void>((resolve) => {
         // Keep-alive connections whose last request finishes after this point would otherwise
         // hold the close until the grace period ends: drop each as soon as it falls idle.
@@ -141,13 +143,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
         });
         server.closeIdleConnections();
       });
-      for (const a of areas) await a.stop?.();
-      await shared.processing.stop();
+      for (const m of modules) await m.stop?.();
+      await processing.stop();
       sessions.close();
       await db.destroy(); // closes the better-sqlite3 handle
     })();
     return closing;
   };
 
-  return { ctx, shared, url, port, server, close };
+  return { ctx, services: { settings, users, bus, processing }, url, port, server, close };
 }

@@ -1,21 +1,10 @@
-import type { GalleryItem } from '../../server/photos/photos.mappers';
+import type { GalleryItem, GalleryPagination, GalleryResponse, Stats, StatsResponse } from '../../common/api-types';
 
-/** SPEC §3 "gallery media item", as the server's mapper makes it (a type-only import). */
-export type { GalleryItem };
-
-/** SPEC §3 "stats". */
-export interface Stats {
-  total_photos: number;
-  total_size_mb: number;
-  media_breakdown: { images: number; videos: number };
-  cameras: { name: string; count: number }[];
-  unique_devices: number;
-}
-
+/** GET /api/photos as the page uses it: a failure is success false with SPEC's message. */
 export interface PhotosPage {
   success: boolean;
   photos: GalleryItem[];
-  pagination: { total: number; limit: number; offset: number; has_more: boolean };
+  pagination: GalleryPagination;
   error?: string;
 }
 
@@ -32,7 +21,7 @@ export async function fetchPhotos(offset: number, limit = PAGE_SIZE): Promise<Ph
   try {
     const res = await fetch(`/api/photos?limit=${limit}&offset=${offset}`);
     if (!res.ok) return empty(`Failed to fetch photos: ${res.statusText || res.status}`);
-    const data = (await res.json()) as Partial<PhotosPage>;
+    const data = (await res.json()) as Partial<GalleryResponse>;
     if (!data.success || !Array.isArray(data.photos)) return empty('Failed to load photos');
     return { success: true, photos: data.photos, pagination: { total: 0, limit, offset, has_more: false, ...data.pagination } };
   } catch {
@@ -45,7 +34,7 @@ export async function fetchStats(): Promise<Stats> {
   try {
     const res = await fetch('/api/stats');
     if (!res.ok) throw new Error(`stats ${res.status}`);
-    const data = (await res.json()) as { success?: boolean; stats?: Stats };
+    const data = (await res.json()) as Partial<StatsResponse>;
     if (!data.success || !data.stats) throw new Error('stats answer without stats');
     return { ...EMPTY_STATS, ...data.stats };
   } catch (err) {

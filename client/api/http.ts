@@ -1,11 +1,20 @@
-/** Thrown for non-2xx answers; carries the status and the server's error sentence. */
+import type { ErrorCode } from '../../common/api-types';
+
+/**
+ * Thrown for non-2xx answers; carries the status, the server's error sentence (for display)
+ * and its machine `code` (for decisions; undefined when the answer is not the API's JSON).
+ */
 export class ApiError extends Error {
+  readonly code: ErrorCode | undefined;
+
   constructor(
     readonly status: number,
     message: string,
     readonly body: unknown = null,
   ) {
     super(message);
+    const code = body && typeof body === 'object' ? (body as { code?: unknown }).code : undefined;
+    this.code = typeof code === 'string' ? (code as ErrorCode) : undefined;
   }
 }
 
@@ -19,7 +28,7 @@ async function read(res: Response): Promise<unknown> {
   }
 }
 
-/** fetch + JSON with credentials; rejects with ApiError carrying the server's `error` field. */
+/** fetch + JSON with credentials; rejects with ApiError carrying the server's `error` and `code`. */
 export async function request<T>(method: string, url: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'include', headers: {} };
   if (body !== undefined) {

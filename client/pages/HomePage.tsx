@@ -6,8 +6,9 @@ import QrCode from 'lucide-react/icons/qr-code';
 import Shirt from 'lucide-react/icons/shirt';
 import Users from 'lucide-react/icons/users';
 import { Link } from 'wouter';
+import type { ScheduleItem } from '../../common/api-types';
 import { Footer } from '../components/Footer';
-import { coupleNames, type ScheduleItem, settings } from '../state/settings';
+import { coupleNames, settings } from '../state/settings';
 
 function ScheduleCard({ item }: { item: ScheduleItem }) {
   return (

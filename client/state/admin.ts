@@ -1,12 +1,20 @@
 import { signal } from '@preact/signals-react';
 import { navigate } from 'wouter/use-browser-location';
-import { adminApi, isUnauthorized, type MeResponse, type UserPermissions } from '../api/admin';
+import type { MeResponse, Permissions } from '../../common/api-types';
+import { adminApi, isUnauthorized } from '../api/admin';
 
 /** The signed-in admin user and their permission flags; null until known. */
 export const me = signal<MeResponse | null>(null);
 
-const NONE: UserPermissions = { can_manage_users: false, can_moderate_photos: false, is_admin: false };
-export const permissionsOf = (m: MeResponse | null): UserPermissions => m?.user_permissions ?? NONE;
+const NONE: Permissions = {
+  can_manage_users: false,
+  can_moderate_photos: false,
+  is_admin: false,
+  can_delete_photos: false,
+  can_edit_settings: false,
+  can_view_admin: false,
+};
+export const permissionsOf = (m: MeResponse | null): Permissions => m?.user_permissions ?? NONE;
 
 let pending: Promise<void> | undefined;
 

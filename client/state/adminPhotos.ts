@@ -1,4 +1,4 @@
-import type { AdminPhoto } from '../api/admin';
+import type { AdminPhoto } from '../../common/api-types';
 
 /** The /admin/photos screen's view state and its rules (SPEC §4 "Admin photo visibility"). */
 export type PhotoMode = 'all' | 'queue';

@@ -1,8 +1,6 @@
 import { signal } from '@preact/signals-react';
-import type { WeddingSettings } from '../../server/settings/settings.defaults';
+import type { SettingsResponse, WeddingSettings } from '../../common/api-types';
 import { getJson } from '../api/http';
-
-export type { WeddingSettings, ScheduleItem } from '../../server/settings/settings.defaults';
 
 /** The wedding content from GET /api/settings; null until loaded. */
 export const settings = signal<WeddingSettings | null>(null);
@@ -10,7 +8,7 @@ export const settings = signal<WeddingSettings | null>(null);
 let loading: Promise<void> | undefined;
 export function loadSettings(force = false): Promise<void> {
   if (loading && !force) return loading;
-  loading = getJson<{ success: boolean; settings: WeddingSettings }>('/api/settings')
+  loading = getJson<SettingsResponse>('/api/settings')
     .then((r) => {
       settings.value = r.settings;
     })

@@ -15,9 +15,6 @@ export const MSG = {
   duplicateTitle: 'Duplicate photo detected',
 } as const;
 
-/** The server's refusal when the uploads switch is off (CONTRACT "Running"). */
-export const SERVER_UPLOADS_OFF = 'Uploads are not enabled yet';
-
 export function statusFailed(status: number, text: string | undefined): string {
   return `Upload failed with status ${status}: ${text || 'Unknown error'}`;
 }

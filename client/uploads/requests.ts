@@ -1,5 +1,6 @@
+import type { ErrorCode } from '../../common/api-types';
 import { CHUNK_SIZE, MAX_CONFLICTS_IN_A_ROW, REQUEST_TIMEOUT_MS } from './constants';
-import { MSG, SERVER_UPLOADS_OFF, statusFailed, UploadError } from './messages';
+import { MSG, statusFailed, UploadError } from './messages';
 import type { Timers, Transport, TransportRequest, TransportResponse } from './types';
 
 /** What the server made of a whole file (SPEC §3 "upload creation response"). */
@@ -19,7 +20,13 @@ function parse(body: string): any {
   }
 }
 
-/** The error text of a failed answer: the server's `error` sentence, else its raw text. */
+/** The machine code of an API error answer (what the client decides on), if the body has one. */
+function errorCode(res: TransportResponse): ErrorCode | undefined {
+  const code = parse(res.body)?.code;
+  return typeof code === 'string' ? (code as ErrorCode) : undefined;
+}
+
+/** The error text of a failed answer, only ever shown: the server's `error` sentence, else its raw text. */
 function failureText(res: TransportResponse): string {
   const data = parse(res.body);
   if (data && typeof data.error === 'string') return data.error;
@@ -28,10 +35,10 @@ function failureText(res: TransportResponse): string {
 
 /** SPEC §7/§8: turns a non-success answer into the catalogue's sentence. */
 function failure(res: TransportResponse): UploadError {
+  // A proxy in front of the server answers these without a JSON body.
   if (res.status === 502 || res.status === 503 || res.status === 504) return new UploadError(MSG.unavailable);
-  const text = failureText(res);
-  if (res.status === 403 && text === SERVER_UPLOADS_OFF) return new UploadError(MSG.uploadsOff, true);
-  return new UploadError(statusFailed(res.status, text));
+  if (errorCode(res) === 'uploads_disabled') return new UploadError(MSG.uploadsOff, true);
+  return new UploadError(statusFailed(res.status, failureText(res)));
 }
 
 /** SPEC §7: 201 created; 200 + duplicate true skipped; any other 200 is an error. */
@@ -138,7 +145,7 @@ export class UploadRequests {
         },
         'chunk',
       );
-      if (res.status === 409) {
+      if (errorCode(res) === 'conflict') {
         // The server holds less than we thought (it restarted, or an answer was lost): go back to its offset.
         const received = parse(res.body)?.received_bytes;
         if (typeof received !== 'number' || ++conflicts > MAX_CONFLICTS_IN_A_ROW) throw failure(res);

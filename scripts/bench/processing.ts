@@ -3,17 +3,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { configureSharp, writeImageDerivatives } from '../../server/processing/sharp.js';
+import { sample } from '../../test/helpers/samples.js';
 import { BenchServer } from './bench-server.js';
 
 const COUNT = Number(process.argv[2] ?? 50);
 const CONCURRENCY = Number(process.env.PROCESSING_CONCURRENCY ?? os.availableParallelism());
-const SAMPLES = process.env.SAMPLES_DIR ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/samples');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wedding-processing-bench-'));
 
 // Distinct files (bytes appended after the JPEG end marker) so duplicate detection does not hit.
-const sources = ['hdr_iphone_hdr_YES.jpg', 'mobile_jolla.jpg'].map((f) => fs.readFileSync(path.join(SAMPLES, f)));
+const sources = ['hdr_iphone_hdr_YES.jpg', 'mobile_jolla.jpg'].map((f) => fs.readFileSync(sample(f)));
 const files = Array.from({ length: COUNT }, (_, i) => {
   const p = path.join(work, `phone-${i}.jpg`);
   fs.writeFileSync(p, Buffer.concat([sources[i % 2], Buffer.from(`bench-${i}-${Date.now()}`)]));

@@ -1,13 +1,6 @@
 import type { Kysely } from 'kysely';
+import type { ActivityItem } from '../../common/api-types.js';
 import type { ActivityRow, ActivityType, DB } from '../db/schema.js';
-
-export interface ActivityItem {
-  id: number;
-  type: ActivityType;
-  description: string;
-  timestamp: string;
-  user_name: string | null;
-}
 
 export const activityRowToItem = (r: ActivityRow): ActivityItem => ({
   id: r.id,

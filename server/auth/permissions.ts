@@ -1,22 +1,11 @@
+import type { Permissions } from '../../common/api-types.js';
 import type { Role } from '../db/schema.js';
 
 /**
  * Permissions are data: one table from role to capabilities. The server checks them
  * with requirePermission(); the client receives the same flags as user_permissions.
  */
-export interface Permissions {
-  /** Users screen, user statistics, deleting photos (SPEC §6). */
-  can_manage_users: boolean;
-  /** Rotate, regenerate thumbnails, the approval queue. */
-  can_moderate_photos: boolean;
-  is_admin: boolean;
-  /** Delete single, bulk, reject. */
-  can_delete_photos: boolean;
-  /** Wedding content and the uploads switch. */
-  can_edit_settings: boolean;
-  /** Every signed-in user: dashboard, photo list, toggle/approve/hide, download, export, QR. */
-  can_view_admin: boolean;
-}
+export type { Permissions } from '../../common/api-types.js';
 
 export const ROLES: readonly Role[] = ['family', 'bride', 'groom', 'admin'];
 
@@ -56,6 +45,15 @@ const ROLE_PERMISSIONS: Record<Role, Permissions> = {
 };
 
 export type Permission = keyof Permissions;
+
+/** The signed-in user as requests and services see it (set on req.user by loadUser). */
+export interface AuthUser {
+  id: number;
+  username: string;
+  full_name: string;
+  role: Role;
+  permissions: Permissions;
+}
 
 export function permissionsFor(role: Role): Permissions {
   return { ...ROLE_PERMISSIONS[role] };

@@ -1,3 +1,4 @@
+// express-session (not express) is imported because this is its Store adapter: the sessions repository.
 import session from 'express-session';
 import type { Sqlite } from '../db/open.js';
 

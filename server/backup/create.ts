@@ -5,7 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TarArchive } from 'archiver';
 import { dataPaths } from '../context.js';
-import { prepareSnapshot, sealSnapshot, snapshotDatabase } from './snapshot.js';
+import { prepareSnapshot, sealSnapshot, snapshotDatabase } from './backup.repo.js';
 
 export const MANIFEST_NAME = 'backup-manifest.json';
 export const SUMS_NAME = 'SHA256SUMS';

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { DB_NAME, MANIFEST_NAME, SUMS_NAME, type BackupManifest } from './create.js';
-import { listOriginals } from './snapshot.js';
+import { listOriginals } from './backup.repo.js';
 import { readTar, TarError } from './tar-reader.js';
 
 /** What a restore replaces in DATA_DIR (with --force); everything else there is left alone. */

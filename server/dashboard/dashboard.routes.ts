@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requirePermission } from '../auth/middleware.js';
+import { requirePermission } from '../auth/auth.middleware.js';
 import type { DashboardService } from './dashboard.service.js';
 
 /** GET /admin/api/dashboard (any signed-in user; user statistics only with can_manage_users). */

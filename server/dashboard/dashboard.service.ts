@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely';
-import { latestActivity, type ActivityItem } from '../activity/activity.repo.js';
-import type { AuthUser } from '../auth/middleware.js';
-import type { Permissions } from '../auth/permissions.js';
-import type { Config } from '../config.js';
+import type { Dashboard } from '../../common/api-types.js';
+import { latestActivity } from '../activity/activity.repo.js';
+import type { AuthUser } from '../auth/permissions.js';
+import type { DataPaths } from '../context.js';
 import type { DB } from '../db/schema.js';
-import { photoRowToAdminPhoto, type AdminPhoto } from '../photos/photos.mappers.js';
-import type { PhotosService } from '../photos/photos.service.js';
-import type { UsersRepo } from '../users/users.repo.js';
+import { camerasByName } from '../photos/camera-stats.js';
+import { photoRowToAdminPhoto } from '../photos/photos.mappers.js';
+import { PhotosRepo } from '../photos/photos.repo.js';
+import type { UsersService } from '../users/users.service.js';
+import { DashboardRepo } from './dashboard.repo.js';
+import { DiskUsage } from './disk-usage.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const TREND_DAYS = 30;
@@ -14,28 +17,8 @@ export const RECENT_DAYS = 7;
 export const RECENT_PHOTOS = 6;
 export const TOP_CAMERAS = 8;
 
-export interface DashboardStats {
-  total_photos: number;
-  visible_photos: number;
-  pending_photos: number;
-  recent_uploads: number;
-  /** Same window as recent_uploads: the "+N this week" trend. */
-  uploads_this_week: number;
-  storage_used: number;
-  storage_limit: number | null;
-  total_users?: number;
-  active_users?: number;
-  admin_users?: number;
-  family_users?: number;
-}
-
-export interface Dashboard {
-  stats: DashboardStats;
-  chart_data: { uploads_by_day: { date: string; uploads: number }[]; camera_stats: { name: string; value: number }[] };
-  recent_activity: ActivityItem[];
-  recent_photos: AdminPhoto[];
-  user_permissions: Permissions;
-}
+// The dashboard answer is declared once, for server and client, in common/api-types.ts.
+export type { Dashboard, DashboardStats } from '../../common/api-types.js';
 
 /** The last `days` UTC dates up to and including today's, oldest first. */
 export function lastDays(days: number, now = new Date()): string[] {
@@ -50,27 +33,39 @@ export function topCameras(cameras: { name: string; count: number }[], top = TOP
   return rest ? [...head, { name: 'Other', value: rest }] : head;
 }
 
+export interface DashboardDeps {
+  paths: DataPaths;
+  db: Kysely<DB>;
+  users: UsersService;
+  /** STORAGE_LIMIT_GB in bytes; undefined: the size of the filesystem holding DATA_DIR. */
+  storageLimitBytes: number | undefined;
+}
+
+/** The admin dashboard: counts, trend, cameras, disk use, activity, newest photos, user statistics. */
 export class DashboardService {
-  constructor(
-    private readonly db: Kysely<DB>,
-    private readonly config: Config,
-    private readonly photos: PhotosService,
-    private readonly users: UsersRepo,
-  ) {}
+  private readonly repo: DashboardRepo;
+  private readonly photos: PhotosRepo;
+  private readonly disk: DiskUsage;
+
+  constructor(private readonly deps: DashboardDeps) {
+    this.repo = new DashboardRepo(deps.db);
+    this.photos = new PhotosRepo(deps.db);
+    this.disk = new DiskUsage(deps.paths, () => this.repo.storageSignature());
+  }
 
   async build(user: AuthUser, now = new Date()): Promise<Dashboard> {
     const days = lastDays(TREND_DAYS, now);
     const weekAgo = new Date(now.getTime() - RECENT_DAYS * DAY_MS).toISOString();
-    const [totals, recent, perDay, cameras, used, limit, activity, newest, userStats] = await Promise.all([
-      this.photos.repo.totals(),
-      this.photos.repo.countSince(weekAgo),
-      this.photos.repo.uploadsPerDay(`${days[0]}T00:00:00Z`),
-      this.photos.cameraStats(),
-      this.photos.disk.used(),
-      this.photos.disk.limit(this.config.storageLimitBytes),
-      latestActivity(this.db, 20),
-      this.photos.repo.listAdmin('all', RECENT_PHOTOS, 0),
-      user.permissions.can_manage_users ? this.users.stats() : undefined,
+    const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats] = await Promise.all([
+      this.photos.totals(),
+      this.repo.countSince(weekAgo),
+      this.repo.uploadsPerDay(`${days[0]}T00:00:00Z`),
+      this.photos.cameraCounts(),
+      this.disk.used(),
+      this.disk.limit(this.deps.storageLimitBytes),
+      latestActivity(this.deps.db, 20),
+      this.photos.listAdmin('all', RECENT_PHOTOS, 0),
+      user.permissions.can_manage_users ? this.deps.users.stats() : undefined,
     ]);
     return {
       stats: {
@@ -85,7 +80,7 @@ export class DashboardService {
       },
       chart_data: {
         uploads_by_day: days.map((date) => ({ date, uploads: perDay.get(date) ?? 0 })),
-        camera_stats: topCameras(cameras),
+        camera_stats: topCameras(camerasByName(cameraRows)),
       },
       recent_activity: activity,
       recent_photos: newest.map(photoRowToAdminPhoto),

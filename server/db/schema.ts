@@ -1,8 +1,8 @@
 import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { ActivityType, PhotoStatus, Role } from '../../common/api-types.js';
 
-export type Role = 'family' | 'bride' | 'groom' | 'admin';
-export type ActivityType = 'upload' | 'login' | 'approval' | 'user_created' | 'other';
-export type PhotoStatus = 'processing' | 'complete' | 'error';
+// The stored strings are the API's: declared once in common/api-types.ts.
+export type { ActivityType, PhotoStatus, Role } from '../../common/api-types.js';
 export type JobStatus = 'queued' | 'running' | 'done' | 'failed';
 
 export interface UsersTable {

@@ -1,12 +1,9 @@
 import { EventEmitter } from 'node:events';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
+import { EventsRepo, type BusEvent } from './events.repo.js';
 
-export interface BusEvent {
-  id: number;
-  type: 'photo-visible' | 'photo-hidden';
-  data: unknown;
-}
+export type { BusEvent };
 
 /**
  * Events for live screens (the reception wall). Each event is a row in SQLite, so a client
@@ -15,18 +12,15 @@ export interface BusEvent {
  */
 export class EventBus {
   private readonly emitter = new EventEmitter();
+  private readonly repo: EventsRepo;
 
-  constructor(private readonly db: Kysely<DB>) {
+  constructor(db: Kysely<DB>) {
+    this.repo = new EventsRepo(db);
     this.emitter.setMaxListeners(0);
   }
 
   async publish(type: BusEvent['type'], data: unknown): Promise<BusEvent> {
-    const row = await this.db
-      .insertInto('events')
-      .values({ type, data: JSON.stringify(data), created_at: Date.now() })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const ev: BusEvent = { id: row.id, type, data };
+    const ev: BusEvent = { id: await this.repo.insert(type, data), type, data };
     this.emitter.emit('event', ev);
     return ev;
   }
@@ -40,20 +34,16 @@ export class EventBus {
   }
 
   /** Events after `lastId`, oldest first (for Last-Event-ID). */
-  async since(lastId: number, limit = 500): Promise<BusEvent[]> {
-    const rows = await this.db.selectFrom('events').selectAll().where('id', '>', lastId).orderBy('id').limit(limit).execute();
-    return rows.map((r) => ({ id: r.id, type: r.type as BusEvent['type'], data: JSON.parse(r.data) }));
+  since(lastId: number, limit = 500): Promise<BusEvent[]> {
+    return this.repo.since(lastId, limit);
   }
 
   /**
-   * The oldest stored event id and the last id ever given (AUTOINCREMENT never reuses one, even
-   * after a prune), 0 when none: lets a stream tell a reconnecting client it missed more than
-   * can be replayed.
+   * The oldest stored event id and the last id ever given, 0 when none: lets a stream tell a
+   * reconnecting client it missed more than can be replayed (ids survive a prune).
    */
-  async bounds(): Promise<{ first: number; last: number }> {
-    const first = await this.db.selectFrom('events').select((eb) => eb.fn.min<number | null>('id').as('id')).executeTakeFirst();
-    const seq = await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = 'events'`.execute(this.db);
-    return { first: first?.id ?? 0, last: seq.rows[0]?.seq ?? 0 };
+  bounds(): Promise<{ first: number; last: number }> {
+    return this.repo.bounds();
   }
 
   /** Live listeners, for checks that a closed stream let go of its subscription. */
@@ -67,7 +57,7 @@ export class EventBus {
   }
 
   /** Keeps the table small: events older than a week are not needed for reconnects. */
-  async prune(olderThanMs = 7 * 24 * 60 * 60 * 1000): Promise<void> {
-    await this.db.deleteFrom('events').where('created_at', '<', Date.now() - olderThanMs).execute();
+  prune(olderThanMs = 7 * 24 * 60 * 60 * 1000): Promise<void> {
+    return this.repo.deleteOlderThan(Date.now() - olderThanMs);
   }
 }

@@ -162,8 +162,14 @@ function unicodeSlug(s: string): string {
 
 export type ExportKind = 'all' | 'visible' | 'selected';
 
+/** An archive's name twice: plain ASCII for old clients, and with the couple's names as written. */
+export interface ArchiveFileName {
+  ascii: string;
+  unicode: string;
+}
+
 /** "Emma-and-James-wedding-photos-2026-06-07.zip" ("-visible" / "-selected" before the date). */
-export function archiveFileName(coupleNames: readonly string[], kind: ExportKind, today: Date): { ascii: string; unicode: string } {
+export function archiveFileName(coupleNames: readonly string[], kind: ExportKind, today: Date): ArchiveFileName {
   const names = coupleNames.map((n) => n.trim()).filter(Boolean);
   const who = names.join(' and ');
   const date = `${today.getFullYear()}-${pad(today.getMonth() + 1)}-${pad(today.getDate())}`;
@@ -171,10 +177,4 @@ export function archiveFileName(coupleNames: readonly string[], kind: ExportKind
   const a = asciiSlug(who);
   const u = unicodeSlug(who);
   return { ascii: a ? `${a}-${tail}` : tail, unicode: u ? `${u}-${tail}` : tail };
-}
-
-/** RFC 6266: a plain ASCII name for old clients plus the UTF-8 one. */
-export function contentDisposition(file: { ascii: string; unicode: string }): string {
-  const encoded = encodeURIComponent(file.unicode).replace(/['()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
-  return `attachment; filename="${file.ascii}"; filename*=UTF-8''${encoded}`;
 }

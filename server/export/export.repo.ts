@@ -1,21 +1,12 @@
 import type { Kysely } from 'kysely';
+import type { AdminPhoto } from '../../common/api-types.js';
 import type { DB } from '../db/schema.js';
 
 /** The columns an export needs; thousands of these are never held at once (see the iterators). */
-export interface ExportPhoto {
-  id: string;
-  original_filename: string;
-  stored_path: string;
-  content_type: string;
-  file_size: number;
-  upload_timestamp: string;
-  date_taken: string | null;
-  camera_make: string | null;
-  camera_model: string | null;
-  width: number | null;
-  height: number | null;
-  is_visible: boolean;
-}
+export type ExportPhoto = Pick<
+  AdminPhoto,
+  'id' | 'original_filename' | 'content_type' | 'file_size' | 'upload_timestamp' | 'date_taken' | 'camera_make' | 'camera_model' | 'width' | 'height' | 'is_visible'
+> & { stored_path: string };
 
 const COLUMNS = [
   'id',

@@ -1,10 +1,10 @@
-import type { ServerResponse } from 'node:http';
 import path from 'node:path';
+import type { Readable } from 'node:stream';
 import type { DataPaths } from '../context.js';
 import { log } from '../log.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { ExportManifest, manifestEntry } from './export.manifest.js';
-import { archiveFileName, clockTimeToZipDate, contentDisposition, entryName, parseClockTime, UniqueNames, type ExportKind } from './export.names.js';
+import { archiveFileName, clockTimeToZipDate, entryName, parseClockTime, UniqueNames, type ArchiveFileName } from './export.names.js';
 import type { ExportPhoto, ExportRepo } from './export.repo.js';
 import { appendToZip, createZip, HashingFileReader } from './zip.js';
 
@@ -18,10 +18,25 @@ export const MANIFEST_NAME = 'manifest.json';
  */
 const LOOKAHEAD = 2;
 
+/** Resolves once the reader has closed its file (at once if it already has). */
+function closedOf(reader: HashingFileReader): Promise<void> {
+  return reader.closed ? Promise.resolve() : new Promise((resolve) => reader.once('close', () => resolve()));
+}
+
 interface Pending {
   photo: ExportPhoto;
   name: string;
   reader: HashingFileReader;
+}
+
+/** One archive being written; whoever sends it tells the run how the sending ended. */
+export interface ExportRun {
+  /** The ZIP bytes as they are written, paced by whoever reads them. */
+  archive: Readable;
+  /** The receiver is done: `delivered` when it took every byte, false when it went away early. */
+  settle(delivered: boolean): void;
+  /** Resolves when the run is over, however it ended. */
+  done: Promise<void>;
 }
 
 /** Streams ZIPs of originals; keeps track of running exports so shutdown can end them. */
@@ -39,30 +54,20 @@ export class ExportService {
     for (const abort of [...this.running]) abort();
   }
 
-  get activeCount(): number {
-    return this.running.size;
+  /** The archive's file name: the couple's names, what it holds, today's date. */
+  async archiveName(kind: ExportRequest['kind']): Promise<ArchiveFileName> {
+    const { couple_names } = await this.settings.get();
+    return archiveFileName(couple_names, kind, new Date());
   }
 
-  /** Sends headers at once, then the archive as it is written; resolves when the response is over. */
-  async stream(request: ExportRequest, res: ServerResponse): Promise<void> {
+  /**
+   * Starts writing the archive. When the run is stopped before the end (shutdown, a failure,
+   * the receiver gone), the archive is detached from wherever it was piped and, once its
+   * originals are closed, `onStop` runs: the receiver must be dropped, not ended, so the
+   * download shows as interrupted.
+   */
+  start(request: ExportRequest, onStop: () => void): ExportRun {
     const started = Date.now();
-    const { couple_names } = await this.settings.get();
-    const file = archiveFileName(couple_names, request.kind as ExportKind, new Date());
-    // Gone while the settings were read: nothing to write to.
-    if (res.destroyed || !res.socket || res.socket.destroyed) return;
-    res.writeHead(200, {
-      'Content-Type': 'application/zip',
-      'Content-Disposition': contentDisposition(file),
-      'Cache-Control': 'no-store',
-      'X-Accel-Buffering': 'no', // nginx would otherwise buffer the whole download
-    });
-    // HEAD gets the headers only; building the archive would read every original for nothing.
-    if (res.req?.method === 'HEAD') {
-      res.end();
-      return;
-    }
-    res.flushHeaders();
-
     const zip = createZip();
     const manifest = new ExportManifest();
     const names = new UniqueNames();
@@ -70,6 +75,7 @@ export class ExportService {
     const pending: Pending[] = [];
     let stopped = false;
     let finished = false;
+    let opening: Promise<HashingFileReader> | undefined;
     let wake: (() => void) | undefined;
     const nudge = () => {
       const w = wake;
@@ -83,22 +89,31 @@ export class ExportService {
       stopped = true;
       if (err) log.error(`Export stopped: ${reason}`, err);
       else log.info(`Export stopped: ${reason}`);
-      zip.unpipe(res);
+      // Detached first: an aborted archive ends like a finished one and would look complete.
+      zip.unpipe();
       zip.abort();
+      // The receiver is dropped once the originals are closed (one may still be opening), so
+      // whoever sees the download end can count on no file being held for it any more.
+      const closing = pending.map((p) => closedOf(p.reader));
+      if (opening) closing.push(opening.then(closedOf, () => {}));
       for (const p of pending) p.reader.destroy();
       pending.length = 0;
-      if (!res.destroyed) res.destroy();
+      void Promise.all(closing).then(onStop);
       nudge();
     };
     const abortForShutdown = () => stop('the server is shutting down');
     this.running.add(abortForShutdown);
 
-    const closed = new Promise<void>((resolve) =>
-      res.on('close', () => {
-        if (!res.writableFinished) stop('the client went away');
-        resolve();
-      }),
-    );
+    let settle: (delivered: boolean) => void = () => {};
+    const settled = new Promise<boolean>((resolve) => {
+      let once = false;
+      settle = (delivered) => {
+        if (once) return;
+        once = true;
+        if (!delivered) stop('the client went away');
+        resolve(delivered);
+      };
+    });
     zip.on('warning', (err) => log.warn('Export warning', err));
     zip.on('error', (err) => stop('writing the archive failed', err));
     zip.on('entry', (entry) => {
@@ -111,51 +126,56 @@ export class ExportService {
       manifest.addFile(manifestEntry(done.photo, done.name, done.reader.bytes, done.reader.sha256));
       nudge();
     });
-    zip.pipe(res);
 
-    try {
-      const photos =
-        request.kind === 'selected'
-          ? this.repo.byIds(request.ids, (id) => manifest.addMissing(id))
-          : this.repo.scan(request.kind === 'visible');
-      for await (const photo of photos) {
-        while (!stopped && pending.length >= LOOKAHEAD) await waitForProgress();
-        if (stopped) break;
-        let reader: HashingFileReader;
-        try {
-          reader = await HashingFileReader.open(path.resolve(this.paths.root, photo.stored_path));
-        } catch (err) {
-          const code = (err as NodeJS.ErrnoException).code;
-          manifest.addUnreadable(photo, code === 'ENOENT' ? 'The original file is missing.' : 'The original file could not be read.');
-          log.warn(`Export: original of ${photo.id} unreadable (${code ?? String(err)})`);
-          continue;
+    const fill = async (): Promise<void> => {
+      try {
+        const photos =
+          request.kind === 'selected'
+            ? this.repo.byIds(request.ids, (id) => manifest.addMissing(id))
+            : this.repo.scan(request.kind === 'visible');
+        for await (const photo of photos) {
+          while (!stopped && pending.length >= LOOKAHEAD) await waitForProgress();
+          if (stopped) break;
+          let reader: HashingFileReader;
+          try {
+            opening = HashingFileReader.open(path.resolve(this.paths.root, photo.stored_path));
+            reader = await opening;
+          } catch (err) {
+            opening = undefined;
+            const code = (err as NodeJS.ErrnoException).code;
+            manifest.addUnreadable(photo, code === 'ENOENT' ? 'The original file is missing.' : 'The original file could not be read.');
+            log.warn(`Export: original of ${photo.id} unreadable (${code ?? String(err)})`);
+            continue;
+          }
+          opening = undefined;
+          if (stopped) {
+            reader.destroy();
+            break;
+          }
+          // Errors surface through the archive; this listener only keeps an early failure from being unhandled.
+          reader.on('error', () => {});
+          const when = parseClockTime(photo.date_taken) ?? parseClockTime(photo.upload_timestamp);
+          const name = names.claim(entryName(photo));
+          pending.push({ photo, name, reader });
+          appendToZip(zip, reader, { name, date: when ? clockTimeToZipDate(when) : new Date() });
         }
-        if (stopped) {
-          reader.destroy();
-          break;
+        while (!stopped && pending.length > 0) await waitForProgress();
+        if (stopped) return;
+        // Last, so it can carry the checksums of the bytes actually written.
+        appendToZip(zip, manifest.toBuffer(), { name: MANIFEST_NAME, date: new Date() });
+        // Failures arrive through the 'error' listener too; the receiver settling is the one end signal.
+        zip.finalize().catch(() => {});
+        const delivered = await settled;
+        if (!stopped && delivered) {
+          finished = true;
+          log.info(`Export of ${manifest.fileCount} files (${zip.pointer()} bytes) sent in ${Date.now() - started} ms`);
         }
-        // Errors surface through the archive; this listener only keeps an early failure from being unhandled.
-        reader.on('error', () => {});
-        const when = parseClockTime(photo.date_taken) ?? parseClockTime(photo.upload_timestamp);
-        const name = names.claim(entryName(photo));
-        pending.push({ photo, name, reader });
-        appendToZip(zip, reader, { name, date: when ? clockTimeToZipDate(when) : new Date() });
+      } catch (err) {
+        stop('reading the photos failed', err);
+      } finally {
+        this.running.delete(abortForShutdown);
       }
-      while (!stopped && pending.length > 0) await waitForProgress();
-      if (stopped) return;
-      // Last, so it can carry the checksums of the bytes actually written.
-      appendToZip(zip, manifest.toBuffer(), { name: MANIFEST_NAME, date: new Date() });
-      // Failures arrive through the 'error' listener too; the response closing is the one end signal.
-      zip.finalize().catch(() => {});
-      await closed;
-      if (!stopped && res.writableFinished) {
-        finished = true;
-        log.info(`Export of ${manifest.fileCount} files (${zip.pointer()} bytes) sent in ${Date.now() - started} ms`);
-      }
-    } catch (err) {
-      stop('reading the photos failed', err);
-    } finally {
-      this.running.delete(abortForShutdown);
-    }
+    };
+    return { archive: zip, settle: (delivered) => settle(delivered), done: fill() };
   }
 }

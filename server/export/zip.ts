@@ -109,19 +109,17 @@ export class HashingFileReader extends Readable {
     });
   }
 
+  /** 'close' follows only once the descriptor is really closed, so "closed" means the file is let go. */
   override _destroy(err: Error | null, cb: (error?: Error | null) => void): void {
-    const done = () => {
-      this.closeFd();
-      cb(err);
-    };
+    const done = () => this.closeFd(() => cb(err));
     if (this.reading) this.afterRead = done;
     else done();
   }
 
-  private closeFd(): void {
-    if (this.fd === undefined) return;
+  private closeFd(then: () => void = () => {}): void {
+    if (this.fd === undefined) return then();
     const fd = this.fd;
     this.fd = undefined;
-    fs.close(fd, () => {});
+    fs.close(fd, () => then());
   }
 }

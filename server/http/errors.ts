@@ -1,52 +1,75 @@
-import type { ErrorRequestHandler, RequestHandler } from 'express';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { ErrorCode } from '../../common/api-types.js';
+import { AppError } from '../errors.js';
 import { log } from '../log.js';
 
-/** The one error type: a status, a sentence a person can read, and optional extra fields. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly extra: Record<string, unknown> = {},
-  ) {
-    super(message);
-  }
-}
-
-export const badRequest = (msg: string, extra?: Record<string, unknown>) => new HttpError(400, msg, extra);
-export const notFound = (msg = 'Not found') => new HttpError(404, msg);
+/** The one table from a domain error code to its HTTP status. */
+export const STATUS: Record<ErrorCode, number> = {
+  invalid_input: 400,
+  not_signed_in: 401,
+  forbidden: 403,
+  uploads_disabled: 403,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  unsupported_type: 415,
+  range_not_satisfiable: 416,
+  unprocessable: 422,
+  rate_limited: 429,
+  unavailable: 503,
+  storage_full: 507,
+  internal: 500,
+};
 
 export const GENERIC_500 = 'Something went wrong on our side. Please try again.';
 
-export const apiNotFound: RequestHandler = (req, res) => {
-  res.status(404).json({ success: false, error: `No API route for ${req.method} ${req.path}` });
-};
-
-/** Turns any error into CONTRACT's JSON body; unknown errors are logged and answered generically. */
-export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  let status = 500;
+/** An error as the API answers it: status and body `{success:false, error, code, ...extra}`. */
+export function errorAnswer(err: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+  let code: ErrorCode = 'internal';
   let message = GENERIC_500;
   let extra: Record<string, unknown> = {};
-  if (err instanceof HttpError) {
-    status = err.status;
+  const e = err as { type?: string; name?: string; code?: string; message?: string; status?: number; expose?: boolean } | undefined;
+  if (err instanceof AppError) {
+    code = err.code;
     message = err.message;
     extra = err.extra;
-  } else if (err?.type === 'entity.parse.failed') {
-    status = 400;
+  } else if (e?.type === 'entity.parse.failed') {
+    code = 'invalid_input';
     message = 'The request body is not valid JSON.';
-  } else if (err?.type === 'entity.too.large') {
-    status = 413;
+  } else if (e?.type === 'entity.too.large') {
+    code = 'too_large';
     message = 'The request body is too large.';
-  } else if (err?.name === 'MulterError') {
-    status = err.code === 'LIMIT_FILE_SIZE' ? 413 : 400;
-    message = err.code === 'LIMIT_FILE_SIZE' ? 'The file is too large.' : `Bad upload: ${err.message}.`;
-  } else if (typeof err?.status === 'number' && err.status >= 400 && err.status < 500 && err.expose) {
-    status = err.status;
-    message = err.message;
+  } else if (e?.name === 'MulterError') {
+    code = e.code === 'LIMIT_FILE_SIZE' ? 'too_large' : 'invalid_input';
+    message = e.code === 'LIMIT_FILE_SIZE' ? 'The file is too large.' : `Bad upload: ${e.message}.`;
+  } else if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
+    code = (Object.entries(STATUS).find(([, s]) => s === e.status)?.[0] as ErrorCode | undefined) ?? 'invalid_input';
+    message = e.message ?? message;
   }
-  if (status >= 500) log.error(`${req.method} ${req.originalUrl} failed`, err);
+  const headers: Record<string, string> = {};
+  // Retry-After travels as an extra field of the error and becomes a header here.
+  const { retry_after: retryAfter, ...rest } = extra;
+  if (typeof retryAfter === 'number') headers['Retry-After'] = String(Math.max(1, Math.ceil(retryAfter)));
+  return { status: STATUS[code], body: { success: false, error: message, code, ...rest }, headers };
+}
+
+/** Sends an error answer on a response that has not started. */
+export function sendError(res: Response, err: unknown): void {
+  const { status, body, headers } = errorAnswer(err);
+  res.status(status).set(headers).json(body);
+}
+
+export const apiNotFound: RequestHandler = (req, res) => {
+  res.status(404).json({ success: false, error: `No API route for ${req.method} ${req.path}`, code: 'not_found' });
+};
+
+/** Turns any error into the contract's JSON body; unknown errors are logged and answered generically. */
+export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
+  const answer = errorAnswer(err);
+  if (answer.status >= 500) log.error(`${req.method} ${req.originalUrl} failed`, err);
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  res.status(status).json({ success: false, error: message, ...extra });
+  res.status(answer.status).set(answer.headers).json(answer.body);
 };

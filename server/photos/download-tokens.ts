@@ -34,11 +34,6 @@ export class DownloadTokens {
     return g.userId === userId ? 'ok' : 'wrong-user';
   }
 
-  /** For tests: makes every grant expire now. */
-  expireAll(): void {
-    for (const g of this.grants.values()) g.expires = 0;
-  }
-
   private prune(now: number): void {
     for (const [t, g] of this.grants) if (g.expires <= now) this.grants.delete(t);
   }

@@ -1,18 +1,18 @@
 import { Router, type Request, type Response } from 'express';
 import type { DataPaths } from '../context.js';
 import type { PhotoRow } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
+import { AppError, forbidden, notFound } from '../errors.js';
 import type { DownloadTokens } from './download-tokens.js';
 import { resolveStored } from './photo-files.js';
-import type { PhotosRepo } from './photos.repo.js';
+import type { PhotosService } from './photos.service.js';
 
 const YEAR = 365 * 24 * 60 * 60;
 const MEDIA_NOT_FOUND = 'Media not found.';
 
 /** A 404 that no cache keeps: the same URL serves once the photo is approved or processed. */
-function gone(res: Response, message = MEDIA_NOT_FOUND): HttpError {
+function gone(res: Response, message = MEDIA_NOT_FOUND): AppError {
   res.set('Cache-Control', 'no-store');
-  return new HttpError(404, message);
+  return notFound(message);
 }
 
 /** Streams a file (Range, ETag, 304 handled by send); a file missing on disk is a 404. */
@@ -22,7 +22,7 @@ function sendFile(res: Response, abs: string): Promise<void> {
       if (!err) return resolve();
       if (err.code === 'ECONNABORTED' || err.code === 'ECONNRESET' || res.headersSent) return resolve();
       if (err.status === 404 || err.code === 'ENOENT') return reject(gone(res));
-      if (err.status === 416) return reject(new HttpError(416, 'The requested range is not in the file.'));
+      if (err.status === 416) return reject(new AppError('range_not_satisfiable', 'The requested range is not in the file.'));
       reject(err);
     });
   });
@@ -33,11 +33,11 @@ function sendFile(res: Response, abs: string): Promise<void> {
  * admins only for hidden ones) and /media/:id/original?token= (the original, for the admin the
  * token was issued to).
  */
-export function mediaRouter(paths: DataPaths, repo: PhotosRepo, tokens: DownloadTokens): Router {
+export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: DownloadTokens): Router {
   const r = Router();
 
   const photoFor = async (req: Request, res: Response): Promise<PhotoRow> => {
-    const row = await repo.byId(String(req.params.id));
+    const row = await photos.find(String(req.params.id));
     // A hidden photo's media look exactly like an unknown id to anyone without a session.
     if (!row || (!row.is_visible && !req.user)) throw gone(res);
     return row;
@@ -58,12 +58,12 @@ export function mediaRouter(paths: DataPaths, repo: PhotosRepo, tokens: Download
   r.get('/media/:id/display', derivative('display_path'));
 
   r.get('/media/:id/original', async (req, res) => {
-    if (!req.user) throw new HttpError(401, 'Please sign in to continue.');
+    if (!req.user) throw new AppError('not_signed_in', 'Please sign in to continue.');
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     const verdict = tokens.check(token, String(req.params.id), req.user.id);
-    if (verdict === 'wrong-user') throw new HttpError(403, 'This download link belongs to another account.');
+    if (verdict === 'wrong-user') throw forbidden('This download link belongs to another account.');
     if (verdict === 'expired') throw gone(res, 'This download link has expired. Ask for a new one.');
-    const row = await repo.byId(String(req.params.id));
+    const row = await photos.find(String(req.params.id));
     const abs = row && resolveStored(paths, row.stored_path);
     if (!row || !abs) throw gone(res);
     res.attachment(row.original_filename); // filename plus RFC 5987 filename* for non-ASCII names

@@ -1,41 +1,8 @@
+import type { AdminPhoto, GalleryItem } from '../../common/api-types.js';
 import type { PhotoRow } from '../db/schema.js';
 
-/** What the public gallery (and the reception wall's event stream) shows of a photo. */
-export interface GalleryItem {
-  id: string;
-  content_type: string;
-  thumbnail_url: string | null;
-  backblaze_url: string | null;
-  original_filename: string;
-  upload_timestamp: string;
-  date_taken: string | null;
-  camera_make: string | null;
-  camera_model: string | null;
-  width: number | null;
-  height: number | null;
-}
-
-/** What the admin screens show of a photo (SPEC §3 "Admin photo" plus a few helpful extras). */
-export interface AdminPhoto {
-  id: string;
-  original_filename: string;
-  thumbnail_url: string | null;
-  display_url: string | null;
-  content_type: string;
-  file_size: number;
-  width: number | null;
-  height: number | null;
-  duration: number | null;
-  upload_timestamp: string;
-  date_taken: string | null;
-  is_visible: boolean;
-  uploader_name: string | null;
-  camera_make: string | null;
-  camera_model: string | null;
-  status: PhotoRow['status'];
-  processing_error: string | null;
-  approved_at: string | null;
-}
+// The API shapes are declared once, for server and client, in common/api-types.ts.
+export type { AdminPhoto, GalleryItem } from '../../common/api-types.js';
 
 /** The columns the mappers read; list queries select only these. */
 export const GALLERY_COLUMNS = [

@@ -1,11 +1,12 @@
-import { badRequest } from '../http/errors.js';
+import { MAX_BULK_IDS, parsePhotoIds } from '../../common/rules.js';
+import { invalid } from '../errors.js';
 
-/** A whole-number query value: the default when absent, 400 when malformed or below min, capped at max. */
+/** A whole-number query value: the default when absent, invalid when malformed or below min, capped at max. */
 export function intParam(value: unknown, name: string, opts: { default: number; min: number; max?: number }): number {
   if (value === undefined || value === '') return opts.default;
-  if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) throw badRequest(`${name} must be a whole number.`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) throw invalid(`${name} must be a whole number.`);
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < opts.min) throw badRequest(`${name} must be at least ${opts.min}.`);
+  if (!Number.isSafeInteger(n) || n < opts.min) throw invalid(`${name} must be at least ${opts.min}.`);
   return opts.max !== undefined ? Math.min(n, opts.max) : n;
 }
 
@@ -13,18 +14,27 @@ export function boolParam(value: unknown, name: string, fallback: boolean): bool
   if (value === undefined || value === '') return fallback;
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
-  throw badRequest(`${name} must be true or false.`);
+  throw invalid(`${name} must be true or false.`);
 }
 
-export const MAX_BULK_IDS = 500;
-
-/** photo_ids of a bulk call: a non-empty list of strings, at most 500, duplicates dropped. */
+/**
+ * photo_ids of a bulk moderation call: the shared rule (at most MAX_BULK_IDS, duplicates dropped),
+ * answered with the sentences moderation has always used where they differ from the rule's.
+ */
 export function photoIds(body: unknown): string[] {
-  const ids = (body as { photo_ids?: unknown } | undefined)?.photo_ids;
-  if (!Array.isArray(ids) || ids.length === 0) throw badRequest('photo_ids must be a non-empty list of photo ids.');
-  if (ids.length > MAX_BULK_IDS) throw badRequest(`At most ${MAX_BULK_IDS} photos can be changed at once (got ${ids.length}).`);
-  if (!ids.every((id) => typeof id === 'string' && id.length > 0 && id.length <= 200)) throw badRequest('Every photo id must be a non-empty string.');
-  return [...new Set(ids as string[])];
+  const raw = (body as { photo_ids?: unknown } | undefined)?.photo_ids;
+  const parsed = parsePhotoIds(raw, MAX_BULK_IDS);
+  if ('ids' in parsed) return parsed.ids;
+  if (Array.isArray(raw) && raw.length > MAX_BULK_IDS) throw invalid(`At most ${MAX_BULK_IDS} photos can be changed at once (got ${raw.length}).`);
+  if (Array.isArray(raw) && raw.some((id) => typeof id !== 'string' || id === '')) throw invalid('Every photo id must be a non-empty string.');
+  throw invalid(parsed.problem);
+}
+
+/** Visibility of a bulk call: "show" or "hide". */
+export function bulkAction(body: unknown): 'show' | 'hide' {
+  const action = (body as { action?: unknown } | undefined)?.action;
+  if (action !== 'show' && action !== 'hide') throw invalid('action must be "show" or "hide".');
+  return action;
 }
 
 /** Rotation: 90 (the default), 180 or 270 degrees clockwise. */
@@ -33,5 +43,5 @@ export function rotationDegrees(body: unknown): 90 | 180 | 270 {
   if (raw === undefined || raw === null) return 90;
   const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
   if (n === 90 || n === 180 || n === 270) return n;
-  throw badRequest('degrees must be 90, 180 or 270.');
+  throw invalid('degrees must be 90, 180 or 270.');
 }

@@ -1,12 +1,11 @@
 import { Router } from 'express';
-import { requirePermission } from '../auth/middleware.js';
-import { badRequest } from '../http/errors.js';
+import { requirePermission } from '../auth/auth.middleware.js';
 import type { DownloadTokens } from './download-tokens.js';
-import { boolParam, intParam, photoIds, rotationDegrees } from './photos.params.js';
+import { boolParam, bulkAction, intParam, photoIds, rotationDegrees } from './photos.params.js';
 import type { AdminFilter } from './photos.repo.js';
 import type { PhotosService } from './photos.service.js';
 
-/** GET /api/photos, GET /api/stats */
+/** GET /api/photos, GET /api/stats, GET /api/photos/:id/status */
 export function publicPhotosRouter(photos: PhotosService): Router {
   const r = Router();
   r.get('/photos', async (req, res) => {
@@ -16,6 +15,10 @@ export function publicPhotosRouter(photos: PhotosService): Router {
   });
   r.get('/stats', async (_req, res) => {
     res.json({ success: true, stats: await photos.stats() });
+  });
+  // Polled by the guest page after an upload; a stored photo is never a duplicate here.
+  r.get('/photos/:id/status', async (req, res) => {
+    res.json({ success: true, status: await photos.status(String(req.params.id)), duplicate_type: null });
   });
   return r;
 }
@@ -40,8 +43,7 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
 
   r.post('/photos/bulk-toggle-visibility', anyAdmin, async (req, res) => {
     const ids = photoIds(req.body);
-    const action = req.body.action;
-    if (action !== 'show' && action !== 'hide') throw badRequest('action must be "show" or "hide".');
+    const action = bulkAction(req.body);
     const result = await photos.bulkVisibility(ids, action === 'show', req.user!);
     const verb = action === 'show' ? 'shown' : 'hidden';
     const missing = result.not_found.length ? `; ${result.not_found.length} not found` : '';

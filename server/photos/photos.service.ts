@@ -1,24 +1,30 @@
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/activity.repo.js';
-import type { AuthUser } from '../auth/middleware.js';
-import type { AppContext } from '../context.js';
+import type { AuthUser } from '../auth/permissions.js';
+import type { DataPaths } from '../context.js';
+import type { Sqlite } from '../db/open.js';
 import type { DB, PhotoRow } from '../db/schema.js';
+import { AppError, invalid, notFound } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
-import { HttpError, notFound } from '../http/errors.js';
 import { log } from '../log.js';
-import type { Processing } from '../processing/index.js';
-import { cameraName, photoRowToAdminPhoto, photoRowToGalleryItem, type AdminPhoto } from './photos.mappers.js';
-import { DiskUsage, removePhotoFiles } from './photo-files.js';
+import type { Processing } from '../processing/processing.service.js';
+import { camerasByName } from './camera-stats.js';
+import { GalleryRepo } from './gallery.repo.js';
+import { photoRowToAdminPhoto, photoRowToGalleryItem, type AdminPhoto } from './photos.mappers.js';
+import { removePhotoFiles } from './photo-files.js';
+import type { Stats } from '../../common/api-types.js';
 import { PhotosRepo, type AdminFilter } from './photos.repo.js';
 
 export const PHOTO_NOT_FOUND = 'Photo not found.';
+/** The upload status poll's answer for an unknown id (its sentence predates PHOTO_NOT_FOUND). */
+export const NO_PHOTO_WITH_ID = 'No photo with this id.';
 
-export interface PublicStats {
-  total_photos: number;
-  total_size_mb: number;
-  media_breakdown: { images: number; videos: number };
-  cameras: { name: string; count: number }[];
-  unique_devices: number;
+export interface PhotosDeps {
+  paths: DataPaths;
+  db: Kysely<DB>;
+  sqlite: Sqlite;
+  bus: EventBus;
+  processing: Processing;
 }
 
 const userName = (u: AuthUser) => u.full_name || u.username;
@@ -26,48 +32,40 @@ const isVideo = (r: Pick<PhotoRow, 'content_type'>) => r.content_type.startsWith
 
 /** The rules about photos once they are stored: reading, visibility, deletion, re-processing. */
 export class PhotosService {
-  readonly repo: PhotosRepo;
-  readonly disk: DiskUsage;
-  private readonly db: Kysely<DB>;
+  private readonly repo: PhotosRepo;
+  private readonly galleryRepo: GalleryRepo;
 
-  constructor(
-    private readonly ctx: AppContext,
-    private readonly bus: EventBus,
-    private readonly processing: Processing,
-  ) {
-    this.db = ctx.db;
-    this.repo = new PhotosRepo(ctx.db, ctx.sqlite);
-    this.disk = new DiskUsage(ctx.paths, () => this.repo.storageSignature());
+  constructor(private readonly deps: PhotosDeps) {
+    this.repo = new PhotosRepo(deps.db);
+    this.galleryRepo = new GalleryRepo(deps.sqlite);
   }
 
   gallery(limit: number, offset: number) {
-    const rows = this.repo.listVisible(limit, offset);
-    const total = this.repo.countVisible();
+    const rows = this.galleryRepo.listVisible(limit, offset);
+    const total = this.galleryRepo.countVisible();
     return {
       photos: rows.map(photoRowToGalleryItem),
       pagination: { total, limit, offset, has_more: offset + rows.length < total },
     };
   }
 
-  async stats(): Promise<PublicStats> {
-    const [t, counts] = await Promise.all([this.repo.totals(), this.cameraStats()]);
+  async stats(): Promise<Stats> {
+    const [t, rows] = await Promise.all([this.repo.totals(), this.repo.cameraCounts()]);
+    const cameras = camerasByName(rows);
     return {
       total_photos: t.total,
       total_size_mb: Math.round((t.bytes / 1_048_576) * 100) / 100,
       media_breakdown: { images: t.total - t.videos, videos: t.videos },
-      cameras: counts,
-      unique_devices: counts.length,
+      cameras,
+      unique_devices: cameras.length,
     };
   }
 
-  /** Cameras by display name, most used first (rows differing only in make spelling merge). */
-  async cameraStats(): Promise<{ name: string; count: number }[]> {
-    const byName = new Map<string, number>();
-    for (const r of await this.repo.cameraCounts()) {
-      const name = cameraName(r.camera_make, r.camera_model);
-      if (name) byName.set(name, (byName.get(name) ?? 0) + Number(r.n));
-    }
-    return [...byName].map(([name, count]) => ({ name, count })).sort((a, b) => b.count - a.count || a.name.localeCompare(b.name));
+  /** Where processing of a just-uploaded photo stands (the guest page polls it). */
+  async status(id: string): Promise<PhotoRow['status']> {
+    const row = await this.repo.status(id);
+    if (!row) throw notFound(NO_PHOTO_WITH_ID);
+    return row.status;
   }
 
   async adminList(filter: AdminFilter, page: number, perPage: number) {
@@ -79,8 +77,13 @@ export class PhotosService {
     };
   }
 
+  /** The stored row, or undefined (media routes answer an unknown id their own way). */
+  find(id: string): Promise<PhotoRow | undefined> {
+    return this.repo.get(id);
+  }
+
   async get(id: string): Promise<PhotoRow> {
-    const row = await this.repo.byId(id);
+    const row = await this.repo.get(id);
     if (!row) throw notFound(PHOTO_NOT_FOUND);
     return row;
   }
@@ -108,21 +111,20 @@ export class PhotosService {
   /** Tells live screens, and logs approvals (a hidden photo an admin made visible). */
   private async announce(changed: PhotoRow[], visible: boolean, user: AuthUser): Promise<void> {
     for (const r of changed) {
-      if (visible) await this.bus.photoVisible(photoRowToGalleryItem(r));
-      else await this.bus.photoHidden(r.id);
+      if (visible) await this.deps.bus.photoVisible(photoRowToGalleryItem(r));
+      else await this.deps.bus.photoHidden(r.id);
     }
     if (!visible || !changed.length) return;
     const text = changed.length === 1 ? `Approved "${changed[0].original_filename}"` : `Approved ${changed.length} photos`;
-    await recordActivity(this.db, 'approval', text, userName(user));
+    await recordActivity(this.deps.db, 'approval', text, userName(user));
   }
 
   async delete(id: string, user: AuthUser): Promise<PhotoRow> {
     const row = await this.repo.delete(id);
     if (!row) throw notFound(PHOTO_NOT_FOUND);
-    await removePhotoFiles(this.ctx.paths, row);
-    this.disk.invalidate();
-    if (row.is_visible) await this.bus.photoHidden(row.id);
-    await recordActivity(this.db, 'other', `Deleted "${row.original_filename}"`, userName(user));
+    await removePhotoFiles(this.deps.paths, row);
+    if (row.is_visible) await this.deps.bus.photoHidden(row.id);
+    await recordActivity(this.deps.db, 'other', `Deleted "${row.original_filename}"`, userName(user));
     return row;
   }
 
@@ -134,52 +136,29 @@ export class PhotosService {
         await this.delete(id, user);
         deleted++;
       } catch (err) {
-        if (!(err instanceof HttpError)) log.error(`Deleting photo ${id} failed`, err);
-        failed.push({ id, error: err instanceof HttpError ? err.message : 'Could not delete this photo.' });
+        if (!(err instanceof AppError)) log.error(`Deleting photo ${id} failed`, err);
+        failed.push({ id, error: err instanceof AppError ? err.message : 'Could not delete this photo.' });
       }
     }
     return { deleted, failed_deletes: failed };
   }
 
+  /** Runs as a processing job; its errors (not_found, unprocessable...) pass through as they are. */
   async rotate(id: string, degrees: 90 | 180 | 270): Promise<AdminPhoto> {
     const row = await this.get(id);
-    if (isVideo(row)) throw new HttpError(400, 'Videos cannot be rotated.');
-    await this.reprocess(() => this.processing.rotate(row.id, degrees));
+    if (isVideo(row)) throw invalid('Videos cannot be rotated.');
+    await this.deps.processing.rotate(row.id, degrees);
     return photoRowToAdminPhoto(await this.get(id));
   }
 
   async regenerate(id: string): Promise<AdminPhoto> {
     const row = await this.get(id);
-    await this.reprocess(() => this.processing.regenerate(row.id));
-    this.disk.invalidate();
+    await this.deps.processing.regenerate(row.id);
     return photoRowToAdminPhoto(await this.get(id));
   }
 
-  /** One photo at a time: thumbnails are CPU-heavy and guests keep uploading meanwhile. */
-  async regenerateAll() {
-    const stats = { processed: 0, succeeded: 0, failed: 0 };
-    for (const id of await this.repo.allIds()) {
-      stats.processed++;
-      try {
-        await this.processing.regenerate(id);
-        stats.succeeded++;
-      } catch (err) {
-        stats.failed++;
-        log.warn(`Regenerating derivatives of ${id} failed: ${(err as Error)?.message ?? err}`);
-      }
-    }
-    this.disk.invalidate();
-    return stats;
-  }
-
-  /** Processing errors are readable sentences about the file: answered as 422, not a generic 500. */
-  private async reprocess(op: () => Promise<void>): Promise<void> {
-    try {
-      await op();
-    } catch (err) {
-      if (err instanceof HttpError) throw err;
-      const message = err instanceof Error && err.message ? err.message : 'The photo could not be processed.';
-      throw new HttpError(422, message);
-    }
+  /** Every photo's derivatives rebuilt, one job after another in the processing queue. */
+  regenerateAll(): Promise<{ processed: number; succeeded: number; failed: number }> {
+    return this.deps.processing.regenerateAll();
   }
 }

@@ -12,7 +12,7 @@ const NONE: ExifFacts = { dateTaken: null, cameraMake: null, cameraModel: null, 
 
 const clean = (v: unknown): string | null => {
   if (typeof v !== 'string') return null;
-  // eslint-disable-next-line no-control-regex
+  // NUL padding: cameras fill fixed-size string fields with it.
   const s = v.replace(/\u0000/g, '').trim();
   return s ? s.slice(0, 100) : null;
 };

@@ -1,19 +1,89 @@
-import type { Kysely } from 'kysely';
-import type { DB, PhotoRow, PhotoUpdate } from '../db/schema.js';
+import { sql, type Kysely } from 'kysely';
+import type { DB, JobRow } from '../db/schema.js';
 
-/** The photo rows processing reads and fills in. */
+export interface NewJob {
+  type: string;
+  photoId: string | null;
+  payload: string;
+  key: string;
+  maxAttempts: number;
+}
+
+/** Which jobs a claim may take: the workers' own, or only the coordinators (see JobQueue). */
+export interface ClaimFilter {
+  coordinatorTypes: readonly string[];
+  coordinators: boolean;
+}
+
+/** Every SQL statement about the jobs table (the processing queue). */
 export class ProcessingRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
-  get(id: string): Promise<PhotoRow | undefined> {
-    return this.db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirst();
+  /**
+   * Adds a job; its id, or undefined when the idempotency key is taken or its photo does not
+   * exist (checked in the same statement, so a photo deleted meanwhile cannot slip through).
+   */
+  async insert(job: NewJob): Promise<number | undefined> {
+    const now = Date.now();
+    const r = await sql<{ id: number }>`
+      INSERT INTO jobs (type, photo_id, payload, idempotency_key, max_attempts, run_after, last_error, created_at, updated_at)
+      SELECT ${job.type}, ${job.photoId}, ${job.payload}, ${job.key}, ${job.maxAttempts}, ${now}, NULL, ${now}, ${now}
+      WHERE ${job.photoId} IS NULL OR EXISTS (SELECT 1 FROM photos WHERE id = ${job.photoId})
+      ON CONFLICT (idempotency_key) DO NOTHING
+      RETURNING id`.execute(this.db);
+    return r.rows[0]?.id;
   }
 
-  async update(id: string, patch: PhotoUpdate): Promise<void> {
-    await this.db.updateTable('photos').set(patch).where('id', '=', id).execute();
+  /** Jobs a crash or a stop left running have not finished: they run again. */
+  async requeueRunning(): Promise<void> {
+    await this.db.updateTable('jobs').set({ status: 'queued', updated_at: Date.now() }).where('status', '=', 'running').execute();
   }
 
-  async markError(id: string, message: string): Promise<void> {
-    await this.update(id, { status: 'error', processing_error: message.slice(0, 500) });
+  /**
+   * Takes the oldest ready job in one statement, so two takers never get the same row; a job
+   * whose photo already has a running job waits, so one photo is never worked on twice at once.
+   */
+  async claim(filter: ClaimFilter): Promise<JobRow | undefined> {
+    const now = Date.now();
+    const types = sql.join(filter.coordinatorTypes.length ? filter.coordinatorTypes : ['']);
+    const kind = filter.coordinators ? sql`j.type IN (${types})` : sql`j.type NOT IN (${types})`;
+    const r = await sql<JobRow>`
+      UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ${now}
+      WHERE id = (
+        SELECT j.id FROM jobs j
+        WHERE j.status = 'queued' AND j.run_after <= ${now} AND ${kind}
+          AND (j.photo_id IS NULL OR NOT EXISTS (SELECT 1 FROM jobs r WHERE r.status = 'running' AND r.photo_id = j.photo_id))
+        ORDER BY j.run_after, j.id LIMIT 1)
+      RETURNING *`.execute(this.db);
+    return r.rows[0];
+  }
+
+  async markDone(id: number): Promise<void> {
+    await this.db.updateTable('jobs').set({ status: 'done', last_error: null, updated_at: Date.now() }).where('id', '=', id).execute();
+  }
+
+  /** Records a failure: the job fails for good (`final`) or waits until `retryAt`. */
+  async markFailed(id: number, error: string, final: boolean, retryAt: number): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ status: final ? 'failed' : 'queued', last_error: error.slice(0, 2000), run_after: retryAt, updated_at: Date.now() })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async countUnfinished(): Promise<number> {
+    const r = await this.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('status', 'in', ['queued', 'running'])
+      .executeTakeFirst();
+    return Number(r?.n ?? 0);
+  }
+
+  /** Which of these jobs still exist (a job goes when its photo is deleted: ON DELETE CASCADE). */
+  async existing(ids: readonly number[]): Promise<Set<number>> {
+    if (!ids.length) return new Set();
+    const rows = await this.db.selectFrom('jobs').select('id').where('id', 'in', ids).execute();
+    return new Set(rows.map((r) => r.id));
   }
 }

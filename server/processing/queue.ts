@@ -1,148 +1,219 @@
-import { sql, type Kysely } from 'kysely';
-import type { DB, JobRow } from '../db/schema.js';
+import { randomUUID } from 'node:crypto';
+import type { JobRow } from '../db/schema.js';
 import { log } from '../log.js';
+import type { ProcessingRepo } from './processing.repo.js';
 
-/** The jobs this queue knows, with their typed payloads. */
-export interface JobPayloads {
-  'process-media': { photoId: string };
+export interface RegenerateStats {
+  processed: number;
+  succeeded: number;
+  failed: number;
 }
-export type JobType = keyof JobPayloads;
+
+/** The jobs this queue knows: their payloads and what a finished one gives its waiter. */
+export interface JobKinds {
+  'process-media': { payload: { photoId: string }; result: void };
+  rotate: { payload: { photoId: string; degrees: 90 | 180 | 270 }; result: void };
+  regenerate: { payload: { photoId: string }; result: void };
+  'regenerate-all': { payload: Record<string, never>; result: RegenerateStats };
+}
+export type JobType = keyof JobKinds;
+export type Payload<T extends JobType> = JobKinds[T]['payload'];
+export type Result<T extends JobType> = JobKinds[T]['result'];
+
+/** A claimed job with its payload parsed; `type` tells the payload's shape. */
+export type Job = { [T in JobType]: { id: number; type: T; payload: Payload<T>; attempts: number; maxAttempts: number } }[JobType];
 
 /** A failure that retrying cannot fix (the file itself is bad): the job fails at once. */
 export class PermanentJobError extends Error {}
+/** The job's row is gone: its photo was deleted before the job could run (or before it was queued). */
+export class JobGoneError extends Error {}
+/** The queue stopped before the job finished; it stays in the table and runs after the next start. */
+export class QueueStoppedError extends Error {}
 
 export interface JobHandlers {
-  run(type: JobType, payload: JobPayloads[JobType], job: JobRow): Promise<void>;
+  run(job: Job): Promise<unknown>;
   /** Called once a job has failed for good. */
-  failed(type: JobType, payload: JobPayloads[JobType], error: Error): Promise<void>;
+  failed(job: Job, error: Error): Promise<void>;
+}
+
+export interface QueueOptions {
+  /** Worker jobs run at once. */
+  concurrency: number;
+  /**
+   * Jobs that only hand out other jobs and wait for them (regenerate-all): they take no
+   * worker slot, or with one slot they would wait forever for work that cannot start.
+   */
+  coordinatorTypes: readonly JobType[];
 }
 
 const POLL_MS = 1000;
 const backoffMs = (attempts: number) => Math.min(60_000, 2000 * 2 ** (attempts - 1));
 
+interface Waiter {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
 /**
- * Jobs are rows in SQLite, so a restart resumes them: a bounded number run at once, failures
- * retry with backoff up to max_attempts, and an idempotency key makes enqueueing repeatable.
+ * Jobs are rows in SQLite, so a restart resumes them: a bounded number run at once, never two
+ * for the same photo, failures retry with backoff up to max_attempts, and an idempotency key
+ * makes enqueueing repeatable. `submit` also hands back a promise settled when the job ends.
  */
 export class JobQueue {
-  private active = new Set<Promise<void>>();
+  private readonly active = new Set<Promise<void>>();
+  private readonly coordinating = new Set<Promise<void>>();
+  private readonly waiters = new Map<number, Waiter>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  private stopped = false;
   private pumping = false;
+  private pumpAgain = false;
 
   constructor(
-    private readonly db: Kysely<DB>,
-    private readonly concurrency: number,
+    private readonly repo: ProcessingRepo,
+    private readonly options: QueueOptions,
     private readonly handlers: JobHandlers,
   ) {}
 
-  async enqueue<T extends JobType>(type: T, payload: JobPayloads[T], opts: { key: string; photoId?: string; maxAttempts?: number }): Promise<void> {
-    const now = Date.now();
-    await this.db
-      .insertInto('jobs')
-      .values({
-        type,
-        photo_id: opts.photoId ?? null,
-        payload: JSON.stringify(payload),
-        idempotency_key: opts.key,
-        max_attempts: opts.maxAttempts ?? 3,
-        run_after: now,
-        last_error: null,
-        created_at: now,
-        updated_at: now,
-      })
-      .onConflict((oc) => oc.column('idempotency_key').doNothing())
-      .execute();
+  /** Queues a job unless one with the same key exists; resolves once it is stored. */
+  async enqueue<T extends JobType>(type: T, payload: Payload<T>, opts: { key: string; photoId?: string; maxAttempts?: number }): Promise<void> {
+    await this.insert(type, payload, opts.key, opts);
     this.pump();
   }
 
+  /**
+   * Queues a job and resolves with its result when it has run, or rejects with its error
+   * (JobGoneError when its photo does not exist or is deleted first).
+   */
+  async submit<T extends JobType>(type: T, payload: Payload<T>, opts: { photoId?: string; maxAttempts?: number } = {}): Promise<Result<T>> {
+    if (this.stopped) throw new QueueStoppedError('The server is shutting down.');
+    const id = await this.insert(type, payload, `${type}:${randomUUID()}`, opts);
+    if (id === undefined) throw new JobGoneError('The job has no photo.');
+    const done = new Promise<Result<T>>((resolve, reject) => this.waiters.set(id, { resolve: resolve as (v: unknown) => void, reject }));
+    this.pump();
+    return done;
+  }
+
+  private insert(type: JobType, payload: unknown, key: string, opts: { photoId?: string; maxAttempts?: number }) {
+    return this.repo.insert({ type, photoId: opts.photoId ?? null, payload: JSON.stringify(payload), key, maxAttempts: opts.maxAttempts ?? 3 });
+  }
+
   async start(): Promise<void> {
-    // Jobs a crash left running have not finished: run them again.
-    await this.db.updateTable('jobs').set({ status: 'queued', updated_at: Date.now() }).where('status', '=', 'running').execute();
+    await this.repo.requeueRunning();
     this.running = true;
-    this.timer = setInterval(() => this.pump(), POLL_MS);
+    this.stopped = false;
+    this.timer = setInterval(() => {
+      this.pump();
+      this.dropVanished().catch((e) => log.warn('Could not check on waiting jobs', e));
+    }, POLL_MS);
     this.timer.unref();
     this.pump();
   }
 
-  /** Stops taking jobs and waits (up to graceMs) for those under way. */
+  /** Stops taking jobs, waits (up to graceMs) for those under way, then fails what still waits. */
   async stop(graceMs = 5000): Promise<void> {
     this.running = false;
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.active.size === 0) return;
-    await Promise.race([Promise.allSettled([...this.active]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    if (this.active.size) {
+      await Promise.race([Promise.allSettled([...this.active]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    }
+    for (const [id, w] of this.waiters) {
+      this.waiters.delete(id);
+      w.reject(new QueueStoppedError('The server is shutting down.'));
+    }
   }
 
   /** Resolves when nothing is queued or running (tests and benchmarks). */
   async idle(pollMs = 50): Promise<void> {
     for (;;) {
-      const left = await this.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ['queued', 'running']).executeTakeFirst();
-      if (Number(left?.n ?? 0) === 0 && this.active.size === 0) return;
+      const left = await this.repo.countUnfinished();
+      if (left === 0 && this.active.size === 0 && this.coordinating.size === 0) return;
       await new Promise((r) => setTimeout(r, pollMs));
     }
   }
 
   private pump(): void {
-    if (!this.running || this.pumping) return;
+    if (!this.running) return;
+    // A job that ends while a fill is under way may free its photo after that fill looked:
+    // look again then, rather than leave the next job of the photo to the poll.
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
     this.pumping = true;
+    this.pumpAgain = false;
     this.fill()
       .catch((e) => log.error('The job queue could not take the next job', e))
       .finally(() => {
         this.pumping = false;
+        if (this.pumpAgain) this.pump();
       });
   }
 
   private async fill(): Promise<void> {
-    while (this.running && this.active.size < this.concurrency) {
-      const job = await this.claim();
-      if (!job) return;
-      const p = this.execute(job).finally(() => {
-        this.active.delete(p);
-        this.pump();
-      });
-      this.active.add(p);
+    const coordinatorTypes = this.options.coordinatorTypes;
+    while (this.running && this.active.size < this.options.concurrency) {
+      const row = await this.repo.claim({ coordinatorTypes, coordinators: false });
+      if (!row) break;
+      this.track(this.active, row);
+    }
+    while (this.running) {
+      const row = await this.repo.claim({ coordinatorTypes, coordinators: true });
+      if (!row) break;
+      this.track(this.coordinating, row);
     }
   }
 
-  /** Takes the oldest ready job in one statement, so two takers never get the same row. */
-  private async claim(): Promise<JobRow | undefined> {
-    const now = Date.now();
-    const r = await sql<JobRow>`
-      UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ${now}
-      WHERE id = (SELECT id FROM jobs WHERE status = 'queued' AND run_after <= ${now} ORDER BY run_after, id LIMIT 1)
-      RETURNING *`.execute(this.db);
-    return r.rows[0];
+  private track(set: Set<Promise<void>>, row: JobRow): void {
+    const p = this.execute(row).finally(() => {
+      set.delete(p);
+      this.pump();
+      this.dropVanished().catch((e) => log.warn('Could not check on waiting jobs', e));
+    });
+    set.add(p);
   }
 
-  private async execute(job: JobRow): Promise<void> {
-    const type = job.type as JobType;
-    let payload: JobPayloads[JobType];
+  private async execute(row: JobRow): Promise<void> {
+    let job: Job | undefined;
     try {
-      payload = JSON.parse(job.payload);
-      await this.handlers.run(type, payload, job);
-      await this.db.updateTable('jobs').set({ status: 'done', last_error: null, updated_at: Date.now() }).where('id', '=', job.id).execute();
+      job = { id: row.id, type: row.type as JobType, payload: JSON.parse(row.payload), attempts: row.attempts, maxAttempts: row.max_attempts } as Job;
+      const result = await this.handlers.run(job);
+      await this.repo.markDone(row.id);
+      this.settle(row.id, (w) => w.resolve(result));
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
+      // Left 'running' in the table: the next start runs it again.
+      if (err instanceof QueueStoppedError) return this.settle(row.id, (w) => w.reject(err));
+      const final = err instanceof PermanentJobError || row.attempts >= row.max_attempts;
       try {
-        const final = err instanceof PermanentJobError || job.attempts >= job.max_attempts;
-        await this.db
-          .updateTable('jobs')
-          .set({
-            status: final ? 'failed' : 'queued',
-            last_error: err.message.slice(0, 2000),
-            run_after: Date.now() + backoffMs(job.attempts),
-            updated_at: Date.now(),
-          })
-          .where('id', '=', job.id)
-          .execute();
+        await this.repo.markFailed(row.id, err.message, final, Date.now() + backoffMs(row.attempts));
         if (final) {
-          log.warn(`Job ${job.id} (${type}) failed: ${err.message}`);
-          await this.handlers.failed(type, JSON.parse(job.payload), err);
+          log.warn(`Job ${row.id} (${row.type}) failed: ${err.message}`);
+          if (job) await this.handlers.failed(job, err);
         }
       } catch (inner) {
         // During shutdown the database may already be closed; the job stays 'running' and is resumed at next start.
-        if (this.running) log.error(`Job ${job.id} could not record its failure`, inner);
+        if (this.running) log.error(`Job ${row.id} could not record its failure`, inner);
       }
+      if (final) this.settle(row.id, (w) => w.reject(err));
+    }
+  }
+
+  private settle(id: number, how: (w: Waiter) => void): void {
+    const w = this.waiters.get(id);
+    if (!w) return;
+    this.waiters.delete(id);
+    how(w);
+  }
+
+  /** A queued job disappears with its photo (ON DELETE CASCADE): its waiter must not wait forever. */
+  private async dropVanished(): Promise<void> {
+    if (!this.waiters.size) return;
+    const ids = [...this.waiters.keys()];
+    const left = await this.repo.existing(ids);
+    for (const id of ids) {
+      if (!left.has(id)) this.settle(id, (w) => w.reject(new JobGoneError('The job was removed with its photo.')));
     }
   }
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { DataPaths } from '../context.js';
 import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
+import { AppError, invalid } from '../errors.js';
 import { composeOrientation, findOrientation, setJpegOrientation } from './jpeg-orientation.js';
 import { reencodeJpegWithOrientation, writeRotatedCopy } from './sharp.js';
 
@@ -23,8 +23,8 @@ async function jpegOrientation(file: string): Promise<number> {
  * at high quality, through a temporary file. Returns the row fields that change.
  */
 export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees: number): Promise<PhotoUpdate> {
-  if (photo.content_type.startsWith('video/')) throw new HttpError(400, 'Only photos can be rotated, not videos.');
-  if (![90, 180, 270].includes(degrees)) throw new HttpError(400, 'Rotation must be 90, 180 or 270 degrees.');
+  if (photo.content_type.startsWith('video/')) throw invalid('Only photos can be rotated, not videos.');
+  if (![90, 180, 270].includes(degrees)) throw invalid('Rotation must be 90, 180 or 270 degrees.');
   const file = path.join(paths.root, photo.stored_path);
   const tmp = `${file}.rotating`;
   let orientation = 1;
@@ -42,8 +42,7 @@ export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees:
     }
   } catch (e) {
     await fs.rm(tmp, { force: true });
-    if (e instanceof HttpError) throw e;
-    throw new Error(`The photo could not be rotated: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    throw new AppError('unprocessable', `The photo could not be rotated: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
   }
   const { size } = await fs.stat(file);
   return { file_size: size, rotation: (photo.rotation + degrees) % 360, orientation };

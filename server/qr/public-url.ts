@@ -1,21 +1,24 @@
-import type { Request } from 'express';
 import type { Config } from '../config.js';
-import { badRequest } from '../http/errors.js';
+import { invalid } from '../errors.js';
 
-/**
- * The address guests reach the site at: PUBLIC_URL when set, else this request's own origin
- * (req.protocol and req.host follow X-Forwarded-* only when TRUST_PROXY trusts the hop).
- */
-export function publicBaseUrl(config: Config, req: Request): string {
+/** Where a request came to, as the HTTP layer saw it (X-Forwarded-* only when TRUST_PROXY trusts the hop). */
+export interface RequestOrigin {
+  protocol: string;
+  /** The Host (or trusted X-Forwarded-Host) value; empty when the request had none. */
+  host: string | undefined;
+}
+
+/** The address guests reach the site at: PUBLIC_URL when set, else the request's own origin. */
+export function publicBaseUrl(config: Config, origin: RequestOrigin): string {
   if (config.publicUrl) return config.publicUrl;
-  const host = req.host;
-  if (!host) throw badRequest('The request has no Host header, so the site address is unknown. Set PUBLIC_URL.');
+  const { host, protocol } = origin;
+  if (!host) throw invalid('The request has no Host header, so the site address is unknown. Set PUBLIC_URL.');
   try {
-    const u = new URL(`${req.protocol}://${host}`);
+    const u = new URL(`${protocol}://${host}`);
     if (u.username || u.password || u.pathname !== '/' || u.search || u.hash) throw new Error('not a bare host');
     return u.origin;
   } catch {
-    throw badRequest('The Host header is not a valid address. Set PUBLIC_URL.');
+    throw invalid('The Host header is not a valid address. Set PUBLIC_URL.');
   }
 }
 

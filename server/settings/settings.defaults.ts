@@ -1,26 +1,7 @@
-/** The wedding content the pages show, as stored in the settings record. */
-export interface ScheduleItem {
-  title: string;
-  /** e.g. "Friday, 6 June 2025" */
-  day: string;
-  /** e.g. "7:00-9:00 PM" */
-  time: string;
-  venue: string;
-  location: string;
-  attire: string;
-  /** Who may attend. */
-  attendance: string;
-  description: string;
-}
+import type { WeddingSettings } from '../../common/api-types.js';
 
-export interface WeddingSettings {
-  couple_names: [string, string];
-  welcome_message: string;
-  photo_sharing_message: string;
-  thank_you_message: string;
-  schedule: ScheduleItem[];
-  uploads_enabled: boolean;
-}
+/** The wedding content the pages show: declared once, for server and client, in common/api-types.ts. */
+export type { ScheduleItem, WeddingSettings } from '../../common/api-types.js';
 
 /** SPEC §2's schedule, the content a fresh install starts with. */
 export function defaultSettings(): WeddingSettings {

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { requirePermission } from '../auth/middleware.js';
+import { requirePermission } from '../auth/auth.middleware.js';
 import type { SettingsService } from './settings.service.js';
 
 /** GET /api/settings (public) */

@@ -1,31 +1,32 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { invalid } from '../errors.js';
 import { defaultSettings, type ScheduleItem, type WeddingSettings } from './settings.defaults.js';
+import { SettingsRepo } from './settings.repo.js';
 
 const SCHEDULE_FIELDS: (keyof ScheduleItem)[] = ['title', 'day', 'time', 'venue', 'location', 'attire', 'attendance', 'description'];
 
 /** The single settings record, cached in memory (uploads read uploads_enabled on every call). */
 export class SettingsService {
   private cache: WeddingSettings | undefined;
+  private readonly repo: SettingsRepo;
 
-  constructor(private readonly db: Kysely<DB>) {}
+  constructor(db: Kysely<DB>) {
+    this.repo = new SettingsRepo(db);
+  }
 
   /** First start: store SPEC's defaults with the env-provided names and uploads switch. */
   async seed(seed: { coupleNames?: readonly [string, string]; uploadsEnabled: boolean }): Promise<void> {
-    const existing = await this.db.selectFrom('settings').select('id').where('id', '=', 1).executeTakeFirst();
-    if (existing) return;
     const data = defaultSettings();
     if (seed.coupleNames) data.couple_names = [seed.coupleNames[0], seed.coupleNames[1]];
     data.uploads_enabled = seed.uploadsEnabled;
-    await this.db.insertInto('settings').values({ id: 1, data: JSON.stringify(data), updated_at: new Date().toISOString() }).execute();
-    this.cache = data;
+    if (await this.repo.insertIfMissing(JSON.stringify(data))) this.cache = data;
   }
 
   async get(): Promise<WeddingSettings> {
     if (this.cache) return this.cache;
-    const row = await this.db.selectFrom('settings').select('data').where('id', '=', 1).executeTakeFirst();
-    this.cache = row ? { ...defaultSettings(), ...(JSON.parse(row.data) as Partial<WeddingSettings>) } : defaultSettings();
+    const stored = await this.repo.read();
+    this.cache = stored ? { ...defaultSettings(), ...(JSON.parse(stored) as Partial<WeddingSettings>) } : defaultSettings();
     return this.cache;
   }
 
@@ -36,18 +37,14 @@ export class SettingsService {
   /** Applies a partial update after validating every field given. */
   async update(body: unknown): Promise<WeddingSettings> {
     const next = { ...(await this.get()), ...parseSettingsPatch(body) };
-    await this.db
-      .insertInto('settings')
-      .values({ id: 1, data: JSON.stringify(next), updated_at: new Date().toISOString() })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ data: JSON.stringify(next), updated_at: new Date().toISOString() }))
-      .execute();
+    await this.repo.write(JSON.stringify(next));
     this.cache = next;
     return next;
   }
 }
 
 export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Send the settings as a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('Send the settings as a JSON object.');
   const b = body as Record<string, unknown>;
   const problems: string[] = [];
   const out: Partial<WeddingSettings> = {};
@@ -106,6 +103,6 @@ export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
     if (typeof b.uploads_enabled !== 'boolean') problems.push('uploads_enabled must be true or false');
     else out.uploads_enabled = b.uploads_enabled;
   }
-  if (problems.length > 0) throw badRequest(problems.join('. ') + '.', { problems });
+  if (problems.length > 0) throw invalid(problems.join('. ') + '.', { problems });
   return out;
 }

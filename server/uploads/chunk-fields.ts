@@ -1,5 +1,5 @@
-import { HttpError } from '../http/errors.js';
-import type { Fields } from './multipart.js';
+import { invalid, tooLarge } from '../errors.js';
+import type { FormFields } from './streams.js';
 import { cleanFilename } from './store.js';
 
 export interface ChunkFields {
@@ -15,16 +15,16 @@ export interface ChunkFields {
   key: string;
 }
 
-const bad = (msg: string) => new HttpError(400, msg);
+const bad = (msg: string) => invalid(msg);
 
-function wholeNumber(fields: Fields, name: string): number {
+function wholeNumber(fields: FormFields, name: string): number {
   const raw = fields[name];
   if (raw === undefined || raw.trim() === '') throw bad(`The field ${name} is missing.`);
   if (!/^\d{1,16}$/.test(raw.trim())) throw bad(`The field ${name} must be a whole number of bytes (got "${raw.slice(0, 40)}").`);
   return Number(raw.trim());
 }
 
-function text(fields: Fields, name: string, max: number): string | undefined {
+function text(fields: FormFields, name: string, max: number): string | undefined {
   const v = fields[name]?.trim();
   if (!v) return undefined;
   if (v.length > max) throw bad(`The field ${name} is too long.`);
@@ -36,11 +36,11 @@ export function uploadKey(uploadId: string | undefined, sessionId: string, filen
 }
 
 /** Does the set carry everything needed to place the chunk (so it can be streamed straight in)? */
-export const hasChunkFields = (f: Fields) =>
+export const hasChunkFields = (f: FormFields) =>
   ['chunk_start', 'chunk_end', 'total_size', 'filename', 'session_id'].every((k) => f[k] !== undefined);
 
-/** Validates a chunk's fields; `maxUploadBytes` turns an oversize total into 413. */
-export function parseChunkFields(fields: Fields, maxUploadBytes: number): ChunkFields {
+/** Validates a chunk's fields; a total over `maxUploadBytes` is too_large. */
+export function parseChunkFields(fields: FormFields, maxUploadBytes: number): ChunkFields {
   const chunkStart = wholeNumber(fields, 'chunk_start');
   const chunkEnd = wholeNumber(fields, 'chunk_end');
   const totalSize = wholeNumber(fields, 'total_size');
@@ -55,7 +55,7 @@ export function parseChunkFields(fields: Fields, maxUploadBytes: number): ChunkF
 
   if (totalSize === 0) throw bad('total_size must be more than 0: the file is empty.');
   if (totalSize > maxUploadBytes) {
-    throw new HttpError(413, `The file is too large. The limit is ${+(maxUploadBytes / 1024 ** 3).toFixed(2)} GB per file.`);
+    throw tooLarge(`The file is too large. The limit is ${+(maxUploadBytes / 1024 ** 3).toFixed(2)} GB per file.`);
   }
   if (chunkEnd <= chunkStart) throw bad('chunk_end must be greater than chunk_start (chunk_end is exclusive).');
   if (chunkEnd > totalSize) throw bad('chunk_end is past total_size.');

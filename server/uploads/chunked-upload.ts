@@ -3,15 +3,14 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import type { Request } from 'express';
-import type { Shared } from '../area.js';
+import type { DataPaths } from '../context.js';
 import type { UploadRow } from '../db/schema.js';
-import { HttpError } from '../http/errors.js';
-import { FileSink } from './file-sink.js';
+import { AppError, conflict, invalid, tooLarge, unsupportedType, type ErrorCode } from '../errors.js';
 import { hasChunkFields, parseChunkFields, type ChunkFields } from './chunk-fields.js';
-import { pour, readMultipart } from './multipart.js';
+import { FileSink } from './file-sink.js';
 import { sniff, SNIFF_BYTES, UNSUPPORTED_TYPE } from './sniff.js';
-import { creationAnswer, newId, storeUpload } from './store.js';
+import { newId, type StoredUpload, type UploadStore } from './store.js';
+import { discard, pour, type ReadForm } from './streams.js';
 import type { UploadsRepo } from './uploads.repo.js';
 
 interface HashState {
@@ -20,35 +19,52 @@ interface HashState {
   offset: number;
 }
 
-export type Answer = { status: number; body: Record<string, unknown> };
+/** How far an upload got; `complete` (with its photo) once the whole file was stored. */
+export interface UploadProgress {
+  received_bytes: number;
+  complete?: true;
+  photo_id?: string | null;
+}
 
-const drain = (src: Readable) =>
-  new Promise<void>((resolve) => {
-    // A part already ended or destroyed (connection cut) emits nothing more: settle now.
-    if (src.destroyed || src.readableEnded) return resolve();
-    src.on('end', resolve).on('error', () => resolve()).on('close', resolve);
-    src.resume();
-  });
+/** After a chunk: the file became a photo (the last chunk), or how far the upload got. */
+export type ChunkOutcome = { stored: StoredUpload } | { progress: UploadProgress };
+
+export interface ChunkedUploadsDeps {
+  paths: DataPaths;
+  maxUploadBytes: number;
+  repo: UploadsRepo;
+  store: UploadStore;
+}
+
+/**
+ * Errors that judge the bytes themselves (a chunk of the wrong size, a file of a refused type):
+ * the partial upload can never complete, so it is dropped. Anything else is an interruption,
+ * and what reached the file is kept for a resume.
+ */
+const REJECTS_CONTENT = new Set<ErrorCode>(['invalid_input', 'unsupported_type']);
+const rejectsContent = (e: unknown) => e instanceof AppError && REJECTS_CONTENT.has(e.code);
+
+const unknownUpload = () => conflict('This upload is unknown or expired: start again from byte 0.', { received_bytes: 0 });
 
 /** Chunked, resumable uploads: partial state in the `uploads` table, the running hash in memory. */
 export class ChunkedUploads {
   private hashes = new Map<string, HashState>();
   private locks = new Map<string, Promise<void>>();
+  private readonly repo: UploadsRepo;
 
-  constructor(
-    private readonly shared: Shared,
-    private readonly repo: UploadsRepo,
-  ) {}
+  constructor(private readonly d: ChunkedUploadsDeps) {
+    this.repo = d.repo;
+  }
 
-  private abs = (rel: string) => path.join(this.shared.ctx.paths.root, rel);
+  private abs = (rel: string) => path.join(this.d.paths.root, rel);
 
-  /** POST /api/upload-chunk. */
-  async receive(req: Request): Promise<Answer> {
-    const max = this.shared.ctx.config.maxUploadBytes;
+  /** One chunk's form: its fields and the chunk's bytes as the file part. */
+  async receive(readForm: ReadForm): Promise<ChunkOutcome> {
+    const max = this.d.maxUploadBytes;
     let direct: { fields: ChunkFields; release: () => void; done: boolean } | undefined;
     let spool: string | undefined;
     try {
-      const { fields, sawFile } = await readMultipart(req, async (file, _name, before) => {
+      const { fields, sawFile } = await readForm(async (file, _name, before) => {
         if (hasChunkFields(before)) {
           // Fields first (what our client sends): write the bytes straight into place.
           const f = parseChunkFields(before, max);
@@ -56,20 +72,20 @@ export class ChunkedUploads {
           await this.apply(f, file);
           direct.done = true;
         } else {
-          spool = path.join(this.shared.ctx.paths.incoming, `${newId()}.chunk`);
+          spool = path.join(this.d.paths.incoming, `${newId()}.chunk`);
           const handle = await fsp.open(spool, 'w');
           try {
-            await pour(file, new FileSink({ fd: handle.fd, position: 0, hash: null, limit: max, tooLarge: () => new HttpError(413, 'The chunk is too large.') }));
+            await pour(file, new FileSink({ fd: handle.fd, position: 0, hash: null, limit: max, tooLarge: () => tooLarge('The chunk is too large.') }));
           } finally {
             await handle.close();
           }
         }
       });
-      if (!sawFile) throw new HttpError(400, 'No file was sent: the form needs a "file" part with the chunk.');
+      if (!sawFile) throw invalid('No file was sent: the form needs a "file" part with the chunk.');
       const f = direct?.fields ?? parseChunkFields(fields, max);
       // is_last_chunk may arrive after the file part; it only matters now.
       const last = fields.is_last_chunk?.trim().toLowerCase();
-      if (last === 'true' && f.chunkEnd !== f.totalSize) throw new HttpError(400, 'The last chunk must end at total_size.');
+      if (last === 'true' && f.chunkEnd !== f.totalSize) throw invalid('The last chunk must end at total_size.');
       if (!direct) {
         direct = { fields: f, release: await this.lock(f.key), done: false };
         await this.apply(f, fs.createReadStream(spool!));
@@ -81,12 +97,12 @@ export class ChunkedUploads {
     }
   }
 
-  /** GET /api/upload-chunk/offset. */
-  async offset(key: string): Promise<Record<string, unknown>> {
+  /** How much of the upload with this key is held (a client resuming asks first). */
+  async offset(key: string): Promise<UploadProgress> {
     const row = await this.repo.findByKey(key);
-    if (!row) return { success: true, received_bytes: 0 };
-    if (row.status === 'complete') return { success: true, received_bytes: row.total_size, complete: true, photo_id: row.photo_id };
-    return { success: true, received_bytes: row.received_bytes };
+    if (!row) return { received_bytes: 0 };
+    if (row.status === 'complete') return { received_bytes: row.total_size, complete: true, photo_id: row.photo_id };
+    return { received_bytes: row.received_bytes };
   }
 
   /** Writes one chunk's new bytes at the end of the partial file (under the upload's lock). */
@@ -98,27 +114,27 @@ export class ChunkedUploads {
         await this.repo.delete(row.id);
         row = undefined;
       } else {
-        await drain(src);
+        await discard(src);
         return;
       }
     }
     if (row && row.total_size !== f.totalSize) {
-      await drain(src);
-      throw new HttpError(400, `total_size does not match this upload (${row.total_size} bytes).`);
+      await discard(src);
+      throw invalid(`total_size does not match this upload (${row.total_size} bytes).`);
     }
     if (!row) {
       if (f.chunkStart !== 0) {
-        await drain(src);
-        throw new HttpError(409, 'This upload is unknown or expired: start again from byte 0.', { received_bytes: 0 });
+        await discard(src);
+        throw unknownUpload();
       }
       row = await this.create(f);
     }
     if (f.chunkStart > row.received_bytes) {
-      await drain(src);
-      throw new HttpError(409, `Chunk out of order: ${row.received_bytes} bytes received so far.`, { received_bytes: row.received_bytes });
+      await discard(src);
+      throw conflict(`Chunk out of order: ${row.received_bytes} bytes received so far.`, { received_bytes: row.received_bytes });
     }
     if (f.chunkEnd <= row.received_bytes) {
-      await drain(src); // a re-send of bytes already stored
+      await discard(src); // a re-send of bytes already stored
       return;
     }
     await this.write(row, f, src);
@@ -126,7 +142,7 @@ export class ChunkedUploads {
 
   private async create(f: ChunkFields): Promise<UploadRow> {
     const id = newId();
-    const rel = path.relative(this.shared.ctx.paths.root, path.join(this.shared.ctx.paths.incoming, `${id}.part`));
+    const rel = path.relative(this.d.paths.root, path.join(this.d.paths.incoming, `${id}.part`));
     await fsp.writeFile(this.abs(rel), '');
     return this.repo.create({ id, upload_key: f.key, session_id: f.sessionId, filename: f.filename, total_size: f.totalSize, temp_path: rel });
   }
@@ -141,18 +157,17 @@ export class ChunkedUploads {
       hash: state.hash,
       skip: row.received_bytes - f.chunkStart,
       limit: declared,
-      tooLarge: () => new HttpError(400, `Size mismatch: the chunk is longer than chunk_end - chunk_start (${declared} bytes).`),
+      tooLarge: () => invalid(`Size mismatch: the chunk is longer than chunk_end - chunk_start (${declared} bytes).`),
       sniff: row.received_bytes === 0,
     });
     try {
       await pour(src, sink);
       if (sink.seen !== declared) {
-        throw new HttpError(400, `Size mismatch: the chunk holds ${sink.seen} bytes, chunk_end - chunk_start says ${declared}.`);
+        throw invalid(`Size mismatch: the chunk holds ${sink.seen} bytes, chunk_end - chunk_start says ${declared}.`);
       }
     } catch (e) {
-      if (e instanceof HttpError && (e.status === 400 || e.status === 415)) {
+      if (rejectsContent(e)) {
         await this.drop(row);
-        if (e.status === 415) throw new HttpError(415, UNSUPPORTED_TYPE);
       } else {
         // Interrupted: keep what reached the file so the client can resume from there.
         await this.advance(row, state, sink.position);
@@ -172,24 +187,24 @@ export class ChunkedUploads {
     await this.repo.setReceived(row.id, position);
   }
 
-  private async afterChunk(f: ChunkFields): Promise<Answer> {
+  private async afterChunk(f: ChunkFields): Promise<ChunkOutcome> {
     const row = await this.repo.findByKey(f.key);
-    if (!row) throw new HttpError(409, 'This upload is unknown or expired: start again from byte 0.', { received_bytes: 0 });
+    if (!row) throw unknownUpload();
     if (row.status === 'complete') {
-      if (f.isLast) return creationAnswer({ photoId: row.photo_id!, duplicate: row.duplicate === 1 });
-      return { status: 200, body: { success: true, received_bytes: row.total_size, complete: true, photo_id: row.photo_id } };
+      if (f.isLast) return { stored: { photoId: row.photo_id!, duplicate: row.duplicate === 1 } };
+      return { progress: { received_bytes: row.total_size, complete: true, photo_id: row.photo_id } };
     }
     if (row.received_bytes < row.total_size) {
       if (f.isLast && f.chunkStart <= row.received_bytes) {
         await this.drop(row);
-        throw new HttpError(400, `Size mismatch: received ${row.received_bytes} of ${row.total_size} bytes. Start the upload again.`);
+        throw invalid(`Size mismatch: received ${row.received_bytes} of ${row.total_size} bytes. Start the upload again.`);
       }
-      return { status: 200, body: { success: true, received_bytes: row.received_bytes } };
+      return { progress: { received_bytes: row.received_bytes } };
     }
     return this.complete(row);
   }
 
-  private async complete(row: UploadRow): Promise<Answer> {
+  private async complete(row: UploadRow): Promise<ChunkOutcome> {
     const file = this.abs(row.temp_path);
     const state = await this.hashFor(row);
     const head = Buffer.alloc(SNIFF_BYTES);
@@ -198,9 +213,9 @@ export class ChunkedUploads {
     const type = sniff(head.subarray(0, bytesRead));
     if (!type) {
       await this.drop(row);
-      throw new HttpError(415, UNSUPPORTED_TYPE);
+      throw unsupportedType(UNSUPPORTED_TYPE);
     }
-    const stored = await storeUpload(this.shared, this.repo, {
+    const stored = await this.d.store.store({
       tempPath: file,
       sha256: state.hash.digest('hex'),
       size: row.total_size,
@@ -210,7 +225,7 @@ export class ChunkedUploads {
     });
     this.hashes.delete(row.id);
     await this.repo.markComplete(row.id, stored.photoId, stored.duplicate);
-    return creationAnswer(stored);
+    return { stored };
   }
 
   /** The running hash; rebuilt from the partial file once when it is missing (restart) or out of step. */
@@ -265,7 +280,7 @@ export class ChunkedUploads {
     }
     // Single uploads cut off by a crash leave .upload/.chunk files no row points at.
     const keep = new Set((await this.repo.allTempPaths()).map((p) => path.basename(p)));
-    const dir = this.shared.ctx.paths.incoming;
+    const dir = this.d.paths.incoming;
     for (const name of await fsp.readdir(dir).catch(() => [] as string[])) {
       if (keep.has(name)) continue;
       const st = await fsp.stat(path.join(dir, name)).catch(() => undefined);

@@ -2,7 +2,7 @@ import type { Hash } from 'node:crypto';
 import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { HttpError } from '../http/errors.js';
+import { unsupportedType, type AppError } from '../errors.js';
 import { SNIFF_BYTES, sniff, UNSUPPORTED_TYPE, type SniffedType } from './sniff.js';
 
 const pwrite = promisify(fs.write);
@@ -19,7 +19,7 @@ export interface FileSinkOptions {
   skip?: number;
   /** Most bytes the stream may carry (counted before skipping); more is `tooLarge`. */
   limit: number;
-  tooLarge: () => HttpError;
+  tooLarge: () => AppError;
   /** Check the first bytes' magic before anything is written. */
   sniff?: boolean;
 }
@@ -94,7 +94,7 @@ export class FileSink extends Writable {
   private async decide(head: Buffer): Promise<void> {
     if (head.length === 0) return;
     this.type = sniff(head);
-    if (!this.type) throw new HttpError(415, UNSUPPORTED_TYPE);
+    if (!this.type) throw unsupportedType(UNSUPPORTED_TYPE);
     await this.writeOut(head);
   }
 

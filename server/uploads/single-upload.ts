@@ -1,16 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import type { Request } from 'express';
-import type { Shared } from '../area.js';
-import { HttpError } from '../http/errors.js';
+import { invalid, tooLarge } from '../errors.js';
 import { FileSink } from './file-sink.js';
-import { pour, readMultipart } from './multipart.js';
-import { cleanFilename, creationAnswer, newId, storeUpload } from './store.js';
-import type { UploadsRepo } from './uploads.repo.js';
+import { cleanFilename, newId, type StoredUpload, type UploadStore } from './store.js';
+import { pour, type ReadForm } from './streams.js';
 
-export const tooLarge = (maxBytes: number) => () =>
-  new HttpError(413, `The file is too large. The limit is ${formatLimit(maxBytes)} per file.`);
+/** The refusal of a file over MAX_UPLOAD_GB (also used before a body declared far too large is read). */
+export const fileTooLarge = (maxBytes: number) => tooLarge(`The file is too large. The limit is ${formatLimit(maxBytes)} per file.`);
 
 function formatLimit(bytes: number): string {
   const gib = bytes / 1024 ** 3;
@@ -20,15 +17,21 @@ function formatLimit(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-/** POST /api/upload: one request carries the whole file; it is streamed to disk, sniffed and hashed on the way. */
-export async function receiveSingleUpload(shared: Shared, repo: UploadsRepo, req: Request) {
-  const { paths, config } = shared.ctx;
-  const tempPath = path.join(paths.incoming, `${newId()}.upload`);
+export interface SingleUploadDeps {
+  /** Folder for files being received. */
+  incoming: string;
+  maxUploadBytes: number;
+  store: UploadStore;
+}
+
+/** One form carries the whole file: it is streamed to disk, sniffed and hashed on the way. */
+export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadForm): Promise<StoredUpload> {
+  const tempPath = path.join(d.incoming, `${newId()}.upload`);
   let sink: FileSink | undefined;
   let clientName = '';
   const hash = crypto.createHash('sha256');
   try {
-    const { fields, sawFile } = await readMultipart(req, async (file, filename) => {
+    const { fields, sawFile } = await readForm(async (file, filename) => {
       clientName = filename;
       const handle = await fs.open(tempPath, 'w');
       try {
@@ -36,8 +39,8 @@ export async function receiveSingleUpload(shared: Shared, repo: UploadsRepo, req
           fd: handle.fd,
           position: 0,
           hash,
-          limit: config.maxUploadBytes,
-          tooLarge: tooLarge(config.maxUploadBytes),
+          limit: d.maxUploadBytes,
+          tooLarge: () => fileTooLarge(d.maxUploadBytes),
           sniff: true,
         });
         await pour(file, sink);
@@ -45,10 +48,10 @@ export async function receiveSingleUpload(shared: Shared, repo: UploadsRepo, req
         await handle.close();
       }
     });
-    if (!sawFile || !sink) throw new HttpError(400, 'No file was sent: the form needs a "file" part.');
-    if (sink.seen === 0) throw new HttpError(400, 'The file is empty.');
+    if (!sawFile || !sink) throw invalid('No file was sent: the form needs a "file" part.');
+    if (sink.seen === 0) throw invalid('The file is empty.');
     const sessionId = (fields.session_id ?? '').slice(0, 200);
-    const stored = await storeUpload(shared, repo, {
+    return await d.store.store({
       tempPath,
       sha256: hash.digest('hex'),
       size: sink.seen,
@@ -56,7 +59,6 @@ export async function receiveSingleUpload(shared: Shared, repo: UploadsRepo, req
       originalName: cleanFilename(clientName || fields.filename),
       sessionId,
     });
-    return creationAnswer(stored);
   } finally {
     // Whatever did not become a photo is not kept.
     await fs.rm(tempPath, { force: true });

@@ -1,19 +1,28 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/activity.repo.js';
-import type { Shared } from '../area.js';
+import type { DataPaths } from '../context.js';
+import type { DB } from '../db/schema.js';
 import { log } from '../log.js';
+import { PhotosRepo } from '../photos/photos.repo.js';
 import type { SniffedType } from './sniff.js';
 import type { UploadsRepo } from './uploads.repo.js';
 
+/** What a stored photo needs from processing: its derivatives are queued. */
+export interface Enqueue {
+  enqueue(photoId: string): Promise<void>;
+}
+
+/** What a received file became: a new photo, or the existing photo with the same bytes. */
 export interface StoredUpload {
   photoId: string;
   duplicate: boolean;
 }
 
 export interface ReceivedFile {
-  /** Absolute path of the fully received file (it is moved or deleted by storeUpload). */
+  /** Absolute path of the fully received file (UploadStore.store moves or deletes it). */
   tempPath: string;
   sha256: string;
   size: number;
@@ -28,7 +37,7 @@ export const newId = () => crypto.randomBytes(16).toString('base64url');
 /** The client's file name is data only: no folders, no control characters, bounded length. */
 export function cleanFilename(raw: string | undefined): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
+  // Control characters (U+0000-U+001F, U+007F) are dropped on purpose.
   const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   if (!cleaned || cleaned === '.' || cleaned === '..') return 'upload';
   if (cleaned.length <= 200) return cleaned;
@@ -45,54 +54,58 @@ async function removeQuietly(file: string): Promise<void> {
  * photo and drops the file; otherwise the file moves into originals under a generated name and
  * the row is inserted. The UNIQUE sha256 column decides races between identical uploads.
  */
-export async function storeUpload(shared: Shared, repo: UploadsRepo, f: ReceivedFile): Promise<StoredUpload> {
-  const existing = await repo.photoIdBySha(f.sha256);
-  if (existing) {
-    await removeQuietly(f.tempPath);
-    return { photoId: existing, duplicate: true };
-  }
-  const { paths } = shared.ctx;
-  const id = newId();
-  const finalPath = path.join(paths.originals, `${id}.${f.type.ext}`);
-  await fs.rename(f.tempPath, finalPath);
-  const inserted = await repo.insertPhotoUnlessDuplicate({
-    id,
-    original_filename: f.originalName,
-    stored_path: path.relative(paths.root, finalPath),
-    content_type: f.type.mime,
-    file_size: f.size,
-    sha256: f.sha256,
-    status: 'processing',
-    is_visible: 0,
-    upload_timestamp: new Date().toISOString(),
-    session_id: f.sessionId || null,
-    width: null,
-    height: null,
-    orientation: null,
-    duration: null,
-    date_taken: null,
-    camera_make: null,
-    camera_model: null,
-    processing_error: null,
-    thumb_path: null,
-    display_path: null,
-    approved_at: null,
-    uploader_name: null,
-  });
-  if (!inserted) {
-    await removeQuietly(finalPath);
-    const winner = await repo.photoIdBySha(f.sha256);
-    if (!winner) throw new Error('An identical upload disappeared while this one was stored');
-    return { photoId: winner, duplicate: true };
-  }
-  const kind = f.type.mime.startsWith('video/') ? 'video' : 'photo';
-  await recordActivity(shared.ctx.db, 'upload', `New ${kind} uploaded: ${f.originalName}`);
-  await shared.processing.enqueue(id);
-  return { photoId: id, duplicate: false };
-}
+export class UploadStore {
+  private readonly photos: PhotosRepo;
 
-export function creationAnswer(r: StoredUpload): { status: number; body: Record<string, unknown> } {
-  return r.duplicate
-    ? { status: 200, body: { success: true, photo_id: r.photoId, duplicate: true, duplicate_type: 'exact' } }
-    : { status: 201, body: { success: true, photo_id: r.photoId, duplicate: false, duplicate_type: null } };
+  constructor(
+    private readonly d: { paths: DataPaths; db: Kysely<DB>; repo: UploadsRepo; processing: Enqueue },
+  ) {
+    this.photos = new PhotosRepo(d.db);
+  }
+
+  async store(f: ReceivedFile): Promise<StoredUpload> {
+    const { paths, repo } = this.d;
+    const existing = await repo.photoIdBySha(f.sha256);
+    if (existing) {
+      await removeQuietly(f.tempPath);
+      return { photoId: existing, duplicate: true };
+    }
+    const id = newId();
+    const finalPath = path.join(paths.originals, `${id}.${f.type.ext}`);
+    await fs.rename(f.tempPath, finalPath);
+    const inserted = await this.photos.insertUnlessDuplicate({
+      id,
+      original_filename: f.originalName,
+      stored_path: path.relative(paths.root, finalPath),
+      content_type: f.type.mime,
+      file_size: f.size,
+      sha256: f.sha256,
+      status: 'processing',
+      is_visible: 0,
+      upload_timestamp: new Date().toISOString(),
+      session_id: f.sessionId || null,
+      width: null,
+      height: null,
+      orientation: null,
+      duration: null,
+      date_taken: null,
+      camera_make: null,
+      camera_model: null,
+      processing_error: null,
+      thumb_path: null,
+      display_path: null,
+      approved_at: null,
+      uploader_name: null,
+    });
+    if (!inserted) {
+      await removeQuietly(finalPath);
+      const winner = await repo.photoIdBySha(f.sha256);
+      if (!winner) throw new Error('An identical upload disappeared while this one was stored');
+      return { photoId: winner, duplicate: true };
+    }
+    const kind = f.type.mime.startsWith('video/') ? 'video' : 'photo';
+    await recordActivity(this.d.db, 'upload', `New ${kind} uploaded: ${f.originalName}`);
+    await this.d.processing.enqueue(id);
+    return { photoId: id, duplicate: false };
+  }
 }

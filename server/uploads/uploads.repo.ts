@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { DB, NewPhotoRow, UploadRow } from '../db/schema.js';
+import type { DB, UploadRow } from '../db/schema.js';
 
-/** SQL for partial uploads (the `uploads` table) and the photo rows that finished uploads become. */
+/** SQL for partial uploads (the `uploads` table, written only here) and the duplicate lookup by SHA-256. */
 export class UploadsRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
@@ -45,21 +45,8 @@ export class UploadsRepo {
     return this.db.selectFrom('uploads').select('temp_path').where('status', '=', 'receiving').execute().then((r) => r.map((x) => x.temp_path));
   }
 
+  /** A read of photos: the id of the photo with these bytes, if one is stored (photos.repo writes them). */
   photoIdBySha(sha256: string): Promise<string | undefined> {
     return this.db.selectFrom('photos').select('id').where('sha256', '=', sha256).executeTakeFirst().then((r) => r?.id);
-  }
-
-  /** Inserts unless a photo with the same SHA-256 exists (the column is UNIQUE); true when this row was stored. */
-  async insertPhotoUnlessDuplicate(row: NewPhotoRow): Promise<boolean> {
-    const r = await this.db
-      .insertInto('photos')
-      .values(row)
-      .onConflict((oc) => oc.column('sha256').doNothing())
-      .executeTakeFirst();
-    return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
-  }
-
-  photoStatus(id: string): Promise<{ status: string } | undefined> {
-    return this.db.selectFrom('photos').select('status').where('id', '=', id).executeTakeFirst();
   }
 }

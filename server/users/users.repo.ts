@@ -1,17 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { DB, NewUserRow, Role, UserRow, UserUpdate } from '../db/schema.js';
+import type { ApiUser } from '../../common/api-types.js';
+import type { DB, NewUserRow, UserRow, UserUpdate } from '../db/schema.js';
 
-/** The user as the API shows it: never the password hash. */
-export interface ApiUser {
-  id: number;
-  username: string;
-  email: string;
-  full_name: string;
-  role: Role;
-  is_active: boolean;
-  created_at: string;
-  last_login: string | null;
-}
+// The API's user shape is declared once, for server and client, in common/api-types.ts.
+export type { ApiUser } from '../../common/api-types.js';
 
 export const userRowToUser = (r: UserRow): ApiUser => ({
   id: r.id,
@@ -61,6 +53,10 @@ export class UsersRepo {
 
   async update(id: number, patch: UserUpdate): Promise<UserRow | undefined> {
     return this.db.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  async setLastLogin(id: number, at: string): Promise<void> {
+    await this.db.updateTable('users').set({ last_login: at }).where('id', '=', id).execute();
   }
 
   async delete(id: number): Promise<void> {

@@ -1,35 +1,39 @@
 import { Router } from 'express';
-import { requirePermission } from '../auth/middleware.js';
-import { badRequest } from '../http/errors.js';
+import { requirePermission } from '../auth/auth.middleware.js';
+import { invalid } from '../errors.js';
 import type { UsersService } from './users.service.js';
 import { parseUserInput } from './users.validation.js';
 
 function userId(raw: string): number {
-  if (!/^\d+$/.test(raw)) throw badRequest('User id must be a number.');
+  if (!/^\d+$/.test(raw)) throw invalid('User id must be a number.');
   return Number(raw);
 }
 
-/** /admin/api/users: admin only (SPEC §6). */
+/** /admin/api/users...: admin only (SPEC §6). The router is mounted at /admin/api. */
 export function usersRouter(users: UsersService): Router {
   const r = Router();
-  r.use(requirePermission('can_manage_users'));
+  // The permission check guards every path under /users (unknown ones included) and nothing else.
+  const u = Router();
+  u.use(requirePermission('can_manage_users'));
 
-  r.get('/', async (_req, res) => {
+  u.get('/', async (_req, res) => {
     res.json({ success: true, users: await users.list() });
   });
-  r.post('/', async (req, res) => {
+  u.post('/', async (req, res) => {
     res.status(201).json({ success: true, user: await users.create(parseUserInput(req.body, 'create'), req.user!) });
   });
-  r.put('/:id', async (req, res) => {
+  u.put('/:id', async (req, res) => {
     const user = await users.update(userId(req.params.id), parseUserInput(req.body, 'edit'), req.user!);
     res.json({ success: true, user });
   });
-  r.delete('/:id', async (req, res) => {
+  u.delete('/:id', async (req, res) => {
     await users.delete(userId(req.params.id), req.user!);
     res.json({ success: true, message: 'User deleted' });
   });
-  r.post('/:id/toggle-active', async (req, res) => {
+  u.post('/:id/toggle-active', async (req, res) => {
     res.json({ success: true, user: await users.toggleActive(userId(req.params.id), req.user!) });
   });
+
+  r.use('/users', u);
   return r;
 }

@@ -1,17 +1,29 @@
+import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/activity.repo.js';
-import { hashPassword } from '../auth/passwords.js';
+import { burnVerify, hashPassword, verifyPassword } from '../auth/passwords.js';
+import { permissionsFor, type AuthUser } from '../auth/permissions.js';
 import type { SqliteSessionStore } from '../auth/session-store.js';
-import type { AuthUser } from '../auth/middleware.js';
-import type { DB, UserUpdate } from '../db/schema.js';
-import { HttpError, notFound } from '../http/errors.js';
+import type { DB, UserRow, UserUpdate } from '../db/schema.js';
+import { conflict, notFound } from '../errors.js';
 import { UsersRepo, userRowToUser, type ApiUser } from './users.repo.js';
 import type { UserInput } from './users.validation.js';
 
 const LAST_ADMIN = 'The last active admin cannot be deleted, deactivated or demoted.';
 
+const toAuthUser = (row: UserRow): AuthUser => ({
+  id: row.id,
+  username: row.username,
+  full_name: row.full_name,
+  role: row.role,
+  permissions: permissionsFor(row.role),
+});
+
+const taken = (username: string) => conflict(`The username "${username}" is already taken.`);
+
+/** The accounts of the admin area: who may sign in, with which role (SPEC §5, §6). */
 export class UsersService {
-  readonly repo: UsersRepo;
+  private readonly repo: UsersRepo;
 
   constructor(
     private readonly db: Kysely<DB>,
@@ -24,10 +36,66 @@ export class UsersService {
     return (await this.repo.list()).map(userRowToUser);
   }
 
+  stats(): Promise<{ total_users: number; active_users: number; admin_users: number; family_users: number }> {
+    return this.repo.stats();
+  }
+
+  /** The user a session belongs to, or null when it is gone or deactivated (then it counts as signed out). */
+  async sessionUser(id: number): Promise<AuthUser | null> {
+    const row = await this.repo.byId(id);
+    return row && row.is_active === 1 ? toAuthUser(row) : null;
+  }
+
+  /**
+   * The active user these credentials belong to, or null. Unknown usernames cost the same
+   * time as wrong passwords, so they cannot be told apart by timing.
+   */
+  async verifyCredentials(username: string, password: string): Promise<AuthUser | null> {
+    const row = await this.repo.byUsername(username);
+    const ok = row ? await verifyPassword(row.password_hash, password) : (await burnVerify(password), false);
+    return row && ok && row.is_active === 1 ? toAuthUser(row) : null;
+  }
+
+  /** Stamps last_login and writes the activity row of a sign-in. */
+  async recordLogin(user: AuthUser): Promise<void> {
+    await this.repo.setLastLogin(user.id, new Date().toISOString());
+    await recordActivity(this.db, 'login', `${user.full_name || user.username} signed in`, user.username);
+  }
+
+  /**
+   * When there are no users yet, creates the first admin. Without a password given, one is
+   * generated and returned so the caller can show it once.
+   */
+  async ensureFirstAdmin(username: string, password: string | undefined): Promise<{ created: boolean; generatedPassword?: string }> {
+    if ((await this.repo.count()) > 0) return { created: false };
+    const chosen = password ?? crypto.randomBytes(12).toString('base64url');
+    await this.repo.insert({
+      username,
+      email: `${username}@localhost`,
+      full_name: 'Administrator',
+      role: 'admin',
+      is_active: 1,
+      password_hash: await hashPassword(chosen),
+      created_at: new Date().toISOString(),
+      last_login: null,
+    });
+    return password === undefined ? { created: true, generatedPassword: chosen } : { created: true };
+  }
+
+  /**
+   * For a locked-out account (the reset-password CLI): sets a new password, re-activates the
+   * account and signs it out everywhere. Returns the stored username, or null when there is none.
+   */
+  async resetPassword(username: string, password: string): Promise<string | null> {
+    const row = await this.repo.byUsername(username);
+    if (!row) return null;
+    await this.repo.update(row.id, { password_hash: await hashPassword(password), is_active: 1 });
+    this.sessions.destroyUserSessions(row.id);
+    return row.username;
+  }
+
   async create(input: UserInput, actor: AuthUser | null): Promise<ApiUser> {
-    if (await this.repo.byUsername(input.username!)) {
-      throw new HttpError(409, `The username "${input.username}" is already taken.`);
-    }
+    if (await this.repo.byUsername(input.username!)) throw taken(input.username!);
     const row = await this.repo.insert({
       username: input.username!,
       email: input.email!,
@@ -46,15 +114,13 @@ export class UsersService {
     const current = await this.repo.byId(id);
     if (!current) throw notFound('User not found.');
     if (input.username !== undefined && input.username.toLowerCase() !== current.username.toLowerCase()) {
-      if (await this.repo.byUsername(input.username)) {
-        throw new HttpError(409, `The username "${input.username}" is already taken.`);
-      }
+      if (await this.repo.byUsername(input.username)) throw taken(input.username);
     }
     const losesAdmin =
       current.role === 'admin' &&
       current.is_active === 1 &&
       ((input.role !== undefined && input.role !== 'admin') || input.is_active === false);
-    if (losesAdmin && (await this.repo.countActiveAdmins()) <= 1) throw new HttpError(409, LAST_ADMIN);
+    if (losesAdmin && (await this.repo.countActiveAdmins()) <= 1) throw conflict(LAST_ADMIN);
 
     const patch: UserUpdate = {};
     if (input.username !== undefined) patch.username = input.username;
@@ -73,16 +139,16 @@ export class UsersService {
   async toggleActive(id: number, actor: AuthUser): Promise<ApiUser> {
     const current = await this.repo.byId(id);
     if (!current) throw notFound('User not found.');
-    if (current.is_active === 1 && id === actor.id) throw new HttpError(409, 'You cannot deactivate your own account.');
+    if (current.is_active === 1 && id === actor.id) throw conflict('You cannot deactivate your own account.');
     return this.update(id, { is_active: current.is_active !== 1 }, actor);
   }
 
   async delete(id: number, actor: AuthUser): Promise<void> {
     const current = await this.repo.byId(id);
     if (!current) throw notFound('User not found.');
-    if (id === actor.id) throw new HttpError(409, 'You cannot delete your own account.');
+    if (id === actor.id) throw conflict('You cannot delete your own account.');
     if (current.role === 'admin' && current.is_active === 1 && (await this.repo.countActiveAdmins()) <= 1) {
-      throw new HttpError(409, LAST_ADMIN);
+      throw conflict(LAST_ADMIN);
     }
     await this.repo.delete(id);
     this.sessions.destroyUserSessions(id);

@@ -1,6 +1,7 @@
+import { passwordProblem, usernameProblem } from '../../common/rules.js';
 import { isRole } from '../auth/permissions.js';
 import type { Role } from '../db/schema.js';
-import { badRequest } from '../http/errors.js';
+import { invalid } from '../errors.js';
 
 export interface UserInput {
   username?: string;
@@ -12,14 +13,13 @@ export interface UserInput {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const USERNAME = /^[A-Za-z0-9_.@-]{3,50}$/;
 
 /**
  * Validates the user form (SPEC §5). On create every field but is_active and role is
  * required; on edit a blank or absent password keeps the current one.
  */
 export function parseUserInput(body: unknown, mode: 'create' | 'edit'): UserInput {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('Send the user as a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('Send the user as a JSON object.');
   const b = body as Record<string, unknown>;
   const problems: string[] = [];
   const out: UserInput = {};
@@ -40,7 +40,8 @@ export function parseUserInput(body: unknown, mode: 'create' | 'edit'): UserInpu
   const requireAll = mode === 'create';
   const username = str('username', 'Username', requireAll);
   if (username !== undefined) {
-    if (!USERNAME.test(username)) problems.push('Username must be 3 to 50 letters, digits or . _ - @');
+    const problem = usernameProblem(username);
+    if (problem) problems.push(problem);
     else out.username = username;
   }
   const fullName = str('full_name', 'Full name', requireAll);
@@ -70,13 +71,11 @@ export function parseUserInput(body: unknown, mode: 'create' | 'edit'): UserInpu
     if (mode === 'create') problems.push('Password is required');
   } else if (typeof pw !== 'string') {
     problems.push('Password must be text');
-  } else if (pw.length < 8) {
-    problems.push('Password must be at least 8 characters');
-  } else if (pw.length > 256) {
-    problems.push('Password must be at most 256 characters');
   } else {
-    out.password = pw;
+    const problem = passwordProblem(pw);
+    if (problem) problems.push(problem);
+    else out.password = pw;
   }
-  if (problems.length > 0) throw badRequest(problems.join('. ') + '.', { problems });
+  if (problems.length > 0) throw invalid(problems.join('. ') + '.', { problems });
   return out;
 }

@@ -1,4 +1,4 @@
-import type { AdminPhoto, Dashboard } from '../../client/api/admin.js';
+import type { AdminPhoto, DashboardResponse, DashboardStats } from '../../common/api-types.js';
 import { api, meFor, permsFor, type RoleName } from '../helpers/admin-render.js';
 
 let seq = 0;
@@ -8,32 +8,43 @@ export function photo(over: Partial<AdminPhoto> = {}): AdminPhoto {
     id: `p${seq}`,
     original_filename: `IMG_${seq}.jpg`,
     thumbnail_url: `/media/thumb/p${seq}.jpg`,
+    display_url: `/media/display/p${seq}.jpg`,
     content_type: 'image/jpeg',
     file_size: 2_500_000,
     width: 4000,
     height: 3000,
+    duration: null,
     upload_timestamp: '2025-06-07T20:00:00Z',
+    date_taken: null,
     is_visible: true,
     uploader_name: null,
     camera_make: 'Canon',
     camera_model: 'Canon EOS 40D',
+    status: 'complete',
+    processing_error: null,
+    approved_at: null,
     ...over,
   };
 }
 
-export function dashboard(role: RoleName, over: Partial<Dashboard['stats']> = {}, photos: AdminPhoto[] = [photo({ is_visible: false }), photo()]): Dashboard {
+/** Also null where the real server always sends a number: the client's fallbacks are tested too. */
+type StatsOverride = Partial<{ [K in keyof DashboardStats]: DashboardStats[K] | null }>;
+
+export function dashboard(role: RoleName, over: StatsOverride = {}, photos: AdminPhoto[] = [photo({ is_visible: false }), photo()]): DashboardResponse {
   const admin = role === 'admin';
   return {
+    success: true,
     stats: {
       total_photos: 12,
       visible_photos: 9,
+      pending_photos: 3,
       recent_uploads: 4,
       uploads_this_week: 5,
       storage_used: 1_610_612_736,
       storage_limit: 10 * 1024 ** 3,
       ...(admin ? { total_users: 4, active_users: 3, admin_users: 1, family_users: 2 } : {}),
       ...over,
-    },
+    } as DashboardStats,
     chart_data: {
       uploads_by_day: [
         { date: '2025-06-06', uploads: 2 },

@@ -11,7 +11,7 @@ const input = (page: Element, sel: string) => page.querySelector<HTMLInputElemen
 
 async function loginPage() {
   api.reset();
-  api.on('GET /admin/api/me', { status: 401, body: { success: false, error: 'Please sign in.' } });
+  api.on('GET /admin/api/me', { status: 401, body: { success: false, error: 'Please sign in.', code: 'not_signed_in' } });
   const page = await renderAdmin('/admin/login');
   await type(input(page, '[placeholder="Enter your username"]'), 'admin');
   await type(input(page, '[placeholder="Enter your password"]'), 'wrong-password');
@@ -30,7 +30,7 @@ describe('login', () => {
 
   test('a refused login shows the server\'s error above the form', async () => {
     const page = await loginPage();
-    api.on('POST /admin/api/login', { status: 401, body: { success: false, error: 'Invalid username or password' } });
+    api.on('POST /admin/api/login', { status: 401, body: { success: false, error: 'Invalid username or password', code: 'not_signed_in' } });
     await submit(page);
     const alert = page.querySelector('.alert-destructive')!;
     assert.equal(alert.textContent, 'Invalid username or password');
@@ -50,7 +50,7 @@ describe('login', () => {
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     serveAs('admin');
-    api.on('GET /admin/api/me', { status: 401, body: { success: false, error: 'x' } });
+    api.on('GET /admin/api/me', { status: 401, body: { success: false, error: 'x', code: 'not_signed_in' } });
     api.on('POST /admin/api/login', { body: meFor('admin') });
     const realFetch = globalThis.fetch;
     globalThis.fetch = (async (...a: Parameters<typeof fetch>) => {
@@ -75,10 +75,10 @@ describe('login', () => {
 describe('header', () => {
   test('Logout ends on the login screen even when the request fails', async () => {
     serveAs('groom');
-    api.on('POST /admin/api/logout', { status: 500, body: { success: false, error: 'db down' } });
+    api.on('POST /admin/api/logout', { status: 500, body: { success: false, error: 'db down', code: 'internal' } });
     const page = await renderAdmin('/admin/dashboard');
     await waitFor(() => hasText('Total Photos', page), 'dashboard');
-    api.on('GET /admin/api/me', { status: 401, body: { success: false, error: 'x' } });
+    api.on('GET /admin/api/me', { status: 401, body: { success: false, error: 'x', code: 'not_signed_in' } });
     await click(control('Logout', page));
     assert.equal(api.called('POST /admin/api/logout').length, 1);
     await waitFor(() => location.pathname === '/admin/login' && hasText('Admin Login', page), 'login page');
@@ -166,7 +166,7 @@ describe('users', () => {
 
   test('a refused create keeps the modal and shows "Error" with the server text', async () => {
     const page = await usersPage();
-    api.on('POST /admin/api/users', { status: 409, body: { success: false, error: 'That username is taken.' } });
+    api.on('POST /admin/api/users', { status: 409, body: { success: false, error: 'That username is taken.', code: 'conflict' } });
     await click(control('Create New User', page));
     const dialog = page.querySelector('[role="dialog"]')!;
     for (const [sel, v] of [['#uf-username', 'emma'], ['#uf-full-name', 'E'], ['#uf-email', 'e@x.io'], ['#uf-password', 'long-enough-pw']]) await type(input(dialog, sel), v);

@@ -1,7 +1,7 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cleanup, click, control, controls, hasText, renderAdmin, waitFor, type RoleName } from '../helpers/admin-render.js';
-import { photo, serveAs } from './admin-fixtures.js';
+import { api, cleanup, click, control, controls, hasText, meFor, permsFor, renderAdmin, waitFor, type RoleName } from '../helpers/admin-render.js';
+import { dashboard, photo, serveAs } from './admin-fixtures.js';
 
 const ROLES: { role: RoleName; manage: boolean; moderate: boolean }[] = [
   { role: 'admin', manage: true, moderate: true },
@@ -57,11 +57,42 @@ describe('what each role sees on the photos screen', () => {
 
   test('a family user asking for /admin/users gets the permission text, and no Users entry', async () => {
     serveAs('family');
-    const { api } = await import('../helpers/admin-render.js');
-    api.on('GET /admin/api/users', { status: 403, body: { success: false, error: 'Insufficient permissions. Admin role required.' } });
+    api.on('GET /admin/api/users', { status: 403, body: { success: false, error: 'Insufficient permissions. Admin role required.', code: 'forbidden' } });
     const page = await renderAdmin('/admin/users');
     await waitFor(() => hasText('Insufficient permissions. Admin role required.', page), 'the 403 text');
     assert.equal(controls('Users', page).length, 0);
     assert.equal(controls('Create New User', page).length, 0);
   });
+});
+
+describe('delete follows can_delete_photos, the flag the server checks', () => {
+  // Flags no role has today, so the test tells can_delete_photos apart from can_manage_users.
+  const cases = [
+    { name: 'a moderator given can_delete_photos', role: 'bride' as RoleName, manage: false, del: true },
+    { name: 'an admin without can_delete_photos', role: 'admin' as RoleName, manage: true, del: false },
+  ];
+  for (const { name, role, manage, del } of cases) {
+    test(`${name}: delete ${del ? 'shown' : 'absent'} on the dashboard, the photos screen and the queue`, async () => {
+      const photos = [photo(), photo({ is_visible: false })];
+      serveAs(role, photos);
+      const perms = { ...permsFor(role), can_manage_users: manage, can_delete_photos: del };
+      api.on('GET /admin/api/me', { body: { ...meFor(role), user_permissions: perms } });
+      api.on('GET /admin/api/dashboard', { body: { ...dashboard(role, {}, photos), user_permissions: perms } });
+
+      const dash = await renderAdmin('/admin/dashboard');
+      await waitFor(() => hasText('Total Photos', dash), 'the stat cards');
+      assert.equal(controls('Delete', dash).length > 0, del, 'delete on recent photos');
+
+      const page = await renderAdmin('/admin/photos');
+      await waitFor(() => page.querySelectorAll('[data-testid="photo-card"]').length === 2, 'two cards');
+      assert.equal(controls('Delete permanently', page).length, del ? 2 : 0);
+      await click(control('Select Photos', page));
+      await click(control('Select All (2)', page));
+      assert.equal(controls('Delete', page).length > 0, del, 'bulk delete');
+
+      await click(control('Approval Queue', page));
+      await waitFor(() => controls('Approve', page).length === 1, 'the queue');
+      assert.equal(controls('Reject', page).length, del ? 1 : 0, 'reject in the queue');
+    });
+  }
 });

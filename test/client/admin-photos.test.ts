@@ -156,7 +156,7 @@ describe('actions and their failures', () => {
   test('a failed toggle shows the server error; without one, SPEC\'s sentence', async () => {
     const page = await photosPage();
     const id = cards(page)[0].dataset.photoId!;
-    api.on(`POST /admin/api/photos/${id}/toggle-visibility`, { status: 500, body: { success: false, error: 'Disk on fire' } });
+    api.on(`POST /admin/api/photos/${id}/toggle-visibility`, { status: 500, body: { success: false, error: 'Disk on fire', code: 'internal' } });
     await click(control('Hide', cards(page)[0]));
     assert.equal(toasts.value.at(-1)!.title, 'Error');
     assert.equal(toasts.value.at(-1)!.description, 'Disk on fire');

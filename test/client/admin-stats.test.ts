@@ -69,7 +69,7 @@ describe('stat cards', () => {
 
   test('a failed load shows the error card, and Try Again loads again', async () => {
     serveAs('admin');
-    api.on('GET /admin/api/dashboard', { status: 500, body: { success: false, error: 'boom' } });
+    api.on('GET /admin/api/dashboard', { status: 500, body: { success: false, error: 'boom', code: 'internal' } });
     const page = await renderAdmin('/admin/dashboard');
     await waitFor(() => hasText('Failed to load dashboard data', page), 'the error card');
     api.on('GET /admin/api/dashboard', { body: dashboard('admin') });
@@ -80,8 +80,8 @@ describe('stat cards', () => {
 
   test('a 401 sends the browser to the login page', async () => {
     serveAs('admin');
-    api.on('GET /admin/api/me', { status: 401, body: { success: false, error: 'Please sign in.' } });
-    api.on('GET /admin/api/dashboard', { status: 401, body: { success: false, error: 'Please sign in.' } });
+    api.on('GET /admin/api/me', { status: 401, body: { success: false, error: 'Please sign in.', code: 'not_signed_in' } });
+    api.on('GET /admin/api/dashboard', { status: 401, body: { success: false, error: 'Please sign in.', code: 'not_signed_in' } });
     const page = await renderAdmin('/admin/dashboard');
     await waitFor(() => location.pathname === '/admin/login', 'the redirect');
     await waitFor(() => hasText('Admin Login', page), 'the login page');

@@ -1,7 +1,7 @@
 import { actAsync, render, text } from '../helpers/dom.js';
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, test } from 'node:test';
-import type { GalleryItem } from '../../client/api/guest.js';
+import type { GalleryItem } from '../../common/api-types.js';
 import { toasts } from '../../client/components/ui/toast.js';
 import { GalleryPage } from '../../client/pages/GalleryPage.js';
 

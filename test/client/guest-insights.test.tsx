@@ -1,7 +1,8 @@
 import { text, render } from '../helpers/dom.js';
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { EMPTY_STATS, type Stats } from '../../client/api/guest.js';
+import type { Stats } from '../../common/api-types.js';
+import { EMPTY_STATS } from '../../client/api/guest.js';
 import { InsightsCard } from '../../client/components/guest/InsightsCard.js';
 
 const stats = (p: Partial<Stats>): Stats => ({ ...EMPTY_STATS, ...p });

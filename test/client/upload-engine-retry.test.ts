@@ -114,7 +114,7 @@ test('a 409 on a chunk continues from its received_bytes', async () => {
   const { engine, server, clock } = setup((r) => {
     if (r.path === '/api/upload-chunk' && r.field('chunk_start') === String(2 * CHUNK_SIZE) && conflict) {
       conflict = false;
-      return json(409, { success: false, error: 'Chunk starts past the received bytes', received_bytes: 1000 });
+      return json(409, { success: false, error: 'Chunk starts past the received bytes', code: 'conflict', received_bytes: 1000 });
     }
     return happy(r);
   });
@@ -131,6 +131,24 @@ test('a 409 on a chunk continues from its received_bytes', async () => {
   ]);
   assert.equal(engine.items[0].status, 'complete');
   assert.equal(engine.items[0].retryCount, 0, 'a 409 is not a failure');
+});
+
+test('the resume is decided on code "conflict", not on the status or the sentence', async () => {
+  // An answer without the conflict code is an ordinary failure even if it is a 409 with an offset.
+  const { engine, server, clock } = setup((r) =>
+    r.path === '/api/upload-chunk' && r.field('chunk_start') === String(CHUNK_SIZE)
+      ? json(409, { success: false, error: 'Chunk out of order: 1000 bytes received so far.', code: 'invalid_input', received_bytes: 1000 })
+      : happy(r),
+  );
+  engine.addFiles([fakeFile(3 * CHUNK_SIZE, 'v.mp4', 'video/mp4')]);
+  await clock.advance(5000);
+  assert.deepEqual(
+    server.uploads().map((r) => Number(r.field('chunk_start'))),
+    [0, CHUNK_SIZE],
+    'no jump back to received_bytes',
+  );
+  assert.equal(engine.items[0].status, 'error');
+  assert.equal(engine.items[0].error, 'Upload failed with status 409: Chunk out of order: 1000 bytes received so far.');
 });
 
 test('Retry on a resumable item resets it and resumes from the server offset', async () => {

@@ -148,8 +148,9 @@ test('a duplicate answer to the last chunk is a duplicate too', async () => {
 for (const [name, body, message] of [
   ['any other 200 body', JSON.stringify({ success: true, photo_id: 'x', duplicate: false }), 'Unexpected 200 response'],
   ['a 200 that is not JSON', '<html>proxy page</html>', 'Failed to parse 200 response'],
-  ['a 500', JSON.stringify({ success: false, error: 'Something broke' }), 'Upload failed with status 500: Something broke'],
-  ['a 415', JSON.stringify({ success: false, error: 'This file type is not accepted' }), 'Upload failed with status 415: This file type is not accepted'],
+  ['a 500', JSON.stringify({ success: false, error: 'Something broke', code: 'internal' }), 'Upload failed with status 500: Something broke'],
+  ['a 415', JSON.stringify({ success: false, error: 'This file type is not accepted', code: 'unsupported_type' }), 'Upload failed with status 415: This file type is not accepted'],
+  ['a 403 with the uploads-off sentence but another code', JSON.stringify({ success: false, error: 'Uploads are not enabled yet', code: 'forbidden' }), 'Upload failed with status 403: Uploads are not enabled yet'],
   ['a 400 with no body', '', 'Upload failed with status 400: Unknown error'],
 ] as const) {
   test(`${name} is an error with a destructive "Upload failed" toast and no retry`, async () => {
@@ -168,13 +169,15 @@ for (const [name, body, message] of [
   });
 }
 
-test('uploads switched off on the server: SPEC toast, no "Upload failed"', async () => {
-  const { engine, notices, clock } = setup((r) => (r.path === '/api/upload' ? json(403, { success: false, error: 'Uploads are not enabled yet' }) : happy(r)));
-  engine.addFiles([fakeFile(10, 'x.jpg')]);
-  await clock.advance(1000);
-  assert.deepEqual(notices, [{ title: 'Uploads not available', description: 'Photo uploads will be available on the wedding day!', variant: 'destructive' }]);
-  assert.equal(engine.items[0].status, 'error');
-});
+for (const error of ['Uploads are not enabled yet', 'Les envois ne sont pas encore ouverts']) {
+  test(`uploads switched off on the server (code uploads_disabled, "${error}"): SPEC toast, no "Upload failed"`, async () => {
+    const { engine, notices, clock } = setup((r) => (r.path === '/api/upload' ? json(403, { success: false, error, code: 'uploads_disabled' }) : happy(r)));
+    engine.addFiles([fakeFile(10, 'x.jpg')]);
+    await clock.advance(1000);
+    assert.deepEqual(notices, [{ title: 'Uploads not available', description: 'Photo uploads will be available on the wedding day!', variant: 'destructive' }]);
+    assert.equal(engine.items[0].status, 'error');
+  });
+}
 
 test('size formatting and labels', () => {
   assert.equal(formatSize(512), '512 B');

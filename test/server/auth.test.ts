@@ -61,11 +61,12 @@ test('unknown user and wrong password give the same 401 answer; missing fields 4
   const b = await c.post('/admin/api/login', { username: 'admin', password: 'wrong-password' });
   assert.equal(a.status, 401);
   assert.equal(b.status, 401);
-  assert.deepEqual(a.body, { success: false, error: 'Invalid username or password' });
+  assert.deepEqual(a.body, { success: false, error: 'Invalid username or password', code: 'not_signed_in' });
   assert.deepEqual(b.body, a.body);
   const m = await c.post('/admin/api/login', { username: 'admin' });
   assert.equal(m.status, 400);
   assert.equal(m.body.success, false);
+  assert.equal(m.body.code, 'invalid_input');
 });
 
 test('an inactive user cannot sign in', async () => {
@@ -101,6 +102,9 @@ test('10 failures for one username give 429 until the window passes; a success d
   const blocked = await new TestClient(s.url).json('POST', '/admin/api/login', { username: 'target', password: 'password-t' }, { 'x-forwarded-for': '10.0.1.1' });
   assert.equal(blocked.status, 429);
   assert.equal(blocked.body.success, false);
+  assert.equal(blocked.body.code, 'rate_limited');
+  assert.match(blocked.body.error, /Too many failed sign-in attempts/);
+  assert.equal(blocked.body.retry_after, undefined, 'the wait travels as a header, not in the body');
   assert.ok(Number(blocked.res.headers.get('retry-after')) > 0);
 });
 
@@ -122,7 +126,9 @@ test('logout ends the session', async () => {
   assert.equal((await c.get('/admin/api/me')).status, 200);
   const out = await c.post('/admin/api/logout');
   assert.equal(out.status, 200);
-  assert.equal((await c.get('/admin/api/me')).status, 401);
+  const me = await c.get('/admin/api/me');
+  assert.equal(me.status, 401);
+  assert.equal(me.body.code, 'not_signed_in');
 });
 
 test('state-changing admin calls from a foreign Origin are refused', async () => {
@@ -131,6 +137,7 @@ test('state-changing admin calls from a foreign Origin are refused', async () =>
   const foreign = await c.json('POST', '/admin/api/users', { username: 'evil1' }, { origin: 'https://evil.example' });
   assert.equal(foreign.status, 403);
   assert.equal(foreign.body.success, false);
+  assert.equal(foreign.body.code, 'forbidden');
   const crossSite = await c.json('POST', '/admin/api/logout', undefined, { 'sec-fetch-site': 'cross-site' });
   assert.equal(crossSite.status, 403);
   assert.equal((await c.get('/admin/api/me')).status, 200, 'still signed in');

@@ -45,7 +45,7 @@ test('a photo whose original is gone when the backup pins files is left out of t
   const gone = await uploadFile(s.url, sample('Nikon_D70.jpg'));
   assert.equal(kept.status, 201);
   assert.equal(gone.status, 201);
-  await waitFor('processing', async () => (await s.shared.processing.idle(), true));
+  await waitFor('processing', async () => (await s.services.processing.idle(), true));
   const row = await s.ctx.db.selectFrom('photos').select('stored_path').where('id', '=', gone.body.photo_id).executeTakeFirstOrThrow();
   fs.rmSync(path.join(s.dataDir, row.stored_path)); // as if deleted right after the snapshot
   const archive = path.join(tempDir('wedding-dropped-'), 'b.tar.gz');

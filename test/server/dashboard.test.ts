@@ -81,6 +81,13 @@ describe('GET /admin/api/dashboard', () => {
     });
   }
 
+  test('without a session the dashboard is a 401 with code not_signed_in', async () => {
+    const r = await new TestClient(s.url).get('/admin/api/dashboard');
+    assert.equal(r.status, 401);
+    assert.equal(r.body.success, false);
+    assert.equal(r.body.code, 'not_signed_in');
+  });
+
   test('an approval appears in recent activity with the approver\'s name', async () => {
     const id = await addPhoto(s, { visible: false, originalFilename: 'cake.jpg' });
     const groom = await userClient(s.url, admin, 'groom');

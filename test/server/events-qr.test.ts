@@ -44,4 +44,5 @@ test('a forged Host header is refused with a readable 400, not a QR code for it'
   assert.equal(r.status, 400);
   assert.equal(r.body.success, false);
   assert.match(r.body.error, /PUBLIC_URL/);
+  assert.equal(r.body.code, 'invalid_input');
 });

@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import express from 'express';
-import { createEventsArea } from '../../server/events/events.area.js';
+import { createEventsModule } from '../../server/events/events.module.js';
 import { startTestServer } from '../helpers/server.js';
 
 interface SseMessage {
@@ -99,12 +99,12 @@ test('the stream answers with SSE headers and delivers a published photo with id
   const ready = await st.next((m) => m.event === 'ready');
   assert.equal(JSON.parse(ready.data!).resync, false);
 
-  const published = await s.shared.bus.photoVisible(item('p-first'));
+  const published = await s.services.bus.photoVisible(item('p-first'));
   const m = await st.next((x) => x.event === 'photo-visible');
   assert.equal(m.id, String(published.id));
   assert.deepEqual(JSON.parse(m.data!), item('p-first'));
 
-  const hidden = await s.shared.bus.photoHidden('p-first');
+  const hidden = await s.services.bus.photoHidden('p-first');
   const h = await st.next((x) => x.event === 'photo-hidden');
   assert.equal(h.id, String(hidden.id));
   assert.deepEqual(JSON.parse(h.data!), { id: 'p-first' });
@@ -114,13 +114,13 @@ test('the stream answers with SSE headers and delivers a published photo with id
 test('a reconnect with Last-Event-ID gets exactly the events it missed, then live ones', async () => {
   const st = await openStream(s.url + '/api/events');
   await st.next((m) => m.event === 'ready');
-  const a = await s.shared.bus.photoVisible(item('p-a'));
+  const a = await s.services.bus.photoVisible(item('p-a'));
   const got = await st.next((m) => m.id === String(a.id));
   assert.equal(got.event, 'photo-visible');
   st.close();
 
   // While disconnected: three events.
-  const missed = [await s.shared.bus.photoVisible(item('p-b')), await s.shared.bus.photoHidden('p-a'), await s.shared.bus.photoVisible(item('p-c'))];
+  const missed = [await s.services.bus.photoVisible(item('p-b')), await s.services.bus.photoHidden('p-a'), await s.services.bus.photoVisible(item('p-c'))];
 
   const again = await openStream(s.url + '/api/events', { 'Last-Event-ID': String(a.id) });
   // Everything between connect and `ready`, in order, is exactly the missed events.
@@ -138,15 +138,15 @@ test('a reconnect with Last-Event-ID gets exactly the events it missed, then liv
     missed.map((e) => [e.id, e.type, (e.data as { id: string }).id]),
   );
 
-  const live = await s.shared.bus.photoVisible(item('p-d'));
+  const live = await s.services.bus.photoVisible(item('p-d'));
   const l = await again.next((m) => m.event === 'photo-visible');
   assert.equal(l.id, String(live.id));
   again.close();
 });
 
 test('?lastEventId= resumes a first connect the same way', async () => {
-  const a = await s.shared.bus.photoVisible(item('p-q1'));
-  const b = await s.shared.bus.photoVisible(item('p-q2'));
+  const a = await s.services.bus.photoVisible(item('p-q1'));
+  const b = await s.services.bus.photoVisible(item('p-q2'));
   const st = await openStream(`${s.url}/api/events?lastEventId=${a.id}`);
   const m = await st.next((x) => x.event !== undefined);
   assert.equal(m.id, String(b.id));
@@ -163,26 +163,32 @@ test('an id from another database asks the client to reload its list', async () 
 });
 
 test('closing the connection unsubscribes from the bus', async () => {
-  await until(() => s.shared.bus.listenerCount() === 0);
+  await until(() => s.services.bus.listenerCount() === 0);
   const streams = [await openStream(s.url + '/api/events'), await openStream(s.url + '/api/events')];
   for (const st of streams) await st.next((m) => m.event === 'ready');
-  assert.equal(s.shared.bus.listenerCount(), 2);
+  assert.equal(s.services.bus.listenerCount(), 2);
   streams[0].close();
-  await until(() => s.shared.bus.listenerCount() === 1);
+  await until(() => s.services.bus.listenerCount() === 1);
   streams[1].close();
-  await until(() => s.shared.bus.listenerCount() === 0);
+  await until(() => s.services.bus.listenerCount() === 0);
   // Publishing with nobody listening is fine.
-  await s.shared.bus.photoVisible(item('p-nobody'));
+  await s.services.bus.photoVisible(item('p-nobody'));
 });
 
 test('a ping comment arrives on an idle stream', async () => {
-  const area = createEventsArea(s.shared, { pingMs: 100 });
+  const area = createEventsModule({ bus: s.services.bus }, { pingMs: 100 });
   const app = express();
   app.use('/api', ...area.publicApi!);
   const server = http.createServer(app).listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   try {
     const st = await openStream(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/events`);
+    assert.match(st.res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    // The module stands on the bus it was given: events published there reach its streams.
+    await st.next((m) => m.event === 'ready');
+    assert.equal(area.streams.size, 1);
+    const published = await s.services.bus.photoVisible(item('p-module'));
+    assert.equal((await st.next((m) => m.event === 'photo-visible')).id, String(published.id));
     assert.equal((await st.next((m) => m.comment !== undefined, 2000)).comment, 'ping');
     assert.equal((await st.next((m) => m.comment !== undefined, 2000)).comment, 'ping');
     st.close();

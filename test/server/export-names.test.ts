@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { archiveFileName, cameraLabel, contentDisposition, entryName, parseClockTime, sanitizeSegment, UniqueNames } from '../../server/export/export.names.js';
+import { archiveFileName, cameraLabel, entryName, parseClockTime, sanitizeSegment, UniqueNames } from '../../server/export/export.names.js';
+import { contentDisposition } from '../../server/export/export.routes.js';
 
 const photo = (over: Partial<Parameters<typeof entryName>[0]> = {}) => ({
   original_filename: 'IMG_0042.jpg',

@@ -93,6 +93,8 @@ test('shutdown ends a running download instead of waiting for it', async () => {
   const closed = s.close(60_000).then(() => 'closed' as const);
   const winner = await Promise.race([closed, sleep(20_000).then(() => 'still waiting' as const)]);
   assert.equal(winner, 'closed');
+  // A paused client never reads its socket, so it would never notice the end: read on.
+  res.resume();
   await ended;
   assert.equal(openHandles(big.file), 0);
 });

@@ -135,7 +135,7 @@ describe('GET /admin/api/export.zip', () => {
     for (const q of ['?scope=hidden', '?scope=', '?scope=all&scope=visible']) {
       const r = await admin.get(`/admin/api/export.zip${q}`);
       assert.equal(r.status, 400, q);
-      assert.deepEqual(r.body, { success: false, error: 'scope must be "all" or "visible".' });
+      assert.deepEqual(r.body, { success: false, error: 'scope must be "all" or "visible".', code: 'invalid_input' });
     }
   });
 
@@ -194,11 +194,14 @@ describe('POST /admin/api/export.zip (a selection)', () => {
       assert.equal(r.status, 400, JSON.stringify(body).slice(0, 60));
       assert.equal(r.body.success, false);
       assert.match(r.body.error, error);
+      assert.equal(r.body.code, 'invalid_input');
     }
     const form = await admin.fetch('/admin/api/export.zip', { method: 'POST', body: new URLSearchParams({ photo_ids: '' }) });
     assert.equal(form.status, 400);
+    assert.equal((await form.json()).code, 'invalid_input');
     const json = await admin.fetch('/admin/api/export.zip', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"photo_ids": [' });
     assert.equal(json.status, 400);
+    assert.equal((await json.json()).code, 'invalid_input');
   });
 
   test('a form posted from another site is refused', async () => {

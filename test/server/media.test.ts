@@ -63,6 +63,7 @@ describe('derivative media routes', () => {
       const unknown = await guest.fetch(p);
       assert.equal(unknown.status, 404, p);
       assert.match(unknown.headers.get('content-type')!, /application\/json/, p);
+      assert.deepEqual(await unknown.json(), { success: false, error: 'Media not found.', code: 'not_found' }, p);
     }
     const pending = await addPhoto(s, { visible: true, derivatives: false });
     for (const kind of ['thumb', 'display']) {
@@ -116,6 +117,7 @@ describe('derivative media routes', () => {
     assert.deepEqual(await bytesOf(part), whole.subarray(100, 1100));
     const bad = await guest.fetch(`/media/${id}/display?v=1`, { headers: { range: `bytes=${whole.length + 10}-` } });
     assert.equal(bad.status, 416);
+    assert.equal((await bad.json()).code, 'range_not_satisfiable');
     const poster = await guest.fetch(`/media/${id}/thumb?v=1`);
     assert.equal(poster.headers.get('content-type'), 'image/webp');
   });
@@ -146,8 +148,12 @@ describe('original download links', () => {
     const id = await addPhoto(s, { visible: true });
     const other = await addPhoto(s, { visible: true });
     const { body } = await family.get(`/admin/api/photos/${id}/download`);
-    assert.equal((await admin.fetch(body.download_url)).status, 403);
-    assert.equal((await guest.fetch(body.download_url)).status, 401);
+    const wrongUser = await admin.fetch(body.download_url);
+    assert.equal(wrongUser.status, 403);
+    assert.deepEqual(await wrongUser.json(), { success: false, error: 'This download link belongs to another account.', code: 'forbidden' });
+    const noSession = await guest.fetch(body.download_url);
+    assert.equal(noSession.status, 401);
+    assert.equal((await noSession.json()).code, 'not_signed_in');
     assert.equal((await family.fetch(body.download_url.replace(id, other))).status, 404);
     assert.equal((await family.fetch(`/media/${id}/original?token=guess`)).status, 404);
     assert.equal((await family.fetch(body.download_url)).status, 200);
@@ -156,7 +162,9 @@ describe('original download links', () => {
     try {
       const late = await family.fetch(body.download_url);
       assert.equal(late.status, 404);
-      assert.match((await late.json()).error, /expired/);
+      const lateBody = await late.json();
+      assert.match(lateBody.error, /expired/);
+      assert.equal(lateBody.code, 'not_found');
     } finally {
       Date.now = realNow;
     }
@@ -167,6 +175,6 @@ describe('original download links', () => {
     assert.equal((await guest.get(`/admin/api/photos/${id}/download`)).status, 401);
     const missing = await admin.get('/admin/api/photos/nope/download');
     assert.equal(missing.status, 404);
-    assert.equal(missing.body.success, false);
+    assert.deepEqual(missing.body, { success: false, error: 'Photo not found.', code: 'not_found' });
   });
 });

@@ -21,7 +21,7 @@ after(() => s.close());
 
 const ADMIN_PHOTO_FIELDS = ['id', 'original_filename', 'thumbnail_url', 'content_type', 'file_size', 'width', 'height', 'upload_timestamp', 'is_visible', 'uploader_name', 'camera_make', 'camera_model', 'status', 'date_taken', 'display_url'];
 const at = (minute: number) => new Date(Date.UTC(2026, 5, 20, 12, minute)).toISOString();
-const events = async () => (await s.shared.bus.since(0)).map((e) => ({ type: e.type, id: (e.data as { id: string }).id, data: e.data as any }));
+const events = async () => (await s.services.bus.since(0)).map((e) => ({ type: e.type, id: (e.data as { id: string }).id, data: e.data as any }));
 
 type Role = 'guest' | 'family' | 'bride' | 'groom' | 'admin';
 const ANY: Role[] = ['family', 'bride', 'groom', 'admin'];
@@ -49,13 +49,16 @@ describe('who may call each photo route (SPEC §6)', () => {
         const id = await addPhoto(s, { visible: false, derivatives: false });
         const res = await r.call(clients[role], id);
         const label = `${r.name} as ${role}: ${res.status} ${JSON.stringify(res.body).slice(0, 200)}`;
-        if (role === 'guest') assert.equal(res.status, 401, label);
-        else if (!r.allowed.includes(role)) {
+        if (role === 'guest') {
+          assert.equal(res.status, 401, label);
+          assert.equal(res.body.code, 'not_signed_in', label);
+        } else if (!r.allowed.includes(role)) {
           assert.equal(res.status, 403, label);
           assert.match(res.body.error, /^Insufficient permissions/, label);
+          assert.equal(res.body.code, 'forbidden', label);
         } else {
           // Re-processing may fail on a file (422 with a readable error); the role check passed.
-          assert.ok(res.status === 200 || (res.status === 422 && typeof res.body.error === 'string'), label);
+          assert.ok(res.status === 200 || (res.status === 422 && typeof res.body.error === 'string' && res.body.code === 'unprocessable'), label);
           assert.equal(res.body.success, res.status === 200, label);
         }
         if (role === 'guest' || !r.allowed.includes(role)) assert.ok(await s.ctx.db.selectFrom('photos').select('id').where('id', '=', id).executeTakeFirst(), 'a refused call changes nothing');
@@ -113,6 +116,7 @@ describe('GET /admin/api/photos', () => {
       const bad = await admin.get(`/admin/api/photos?${q}`);
       assert.equal(bad.status, 400, q);
       assert.equal(bad.body.success, false);
+      assert.equal(bad.body.code, 'invalid_input', q);
     }
   });
 });
@@ -160,6 +164,7 @@ describe('visibility changes', () => {
       const r = await admin.post(`/admin/api/photos/unknown-id/${action}`);
       assert.equal(r.status, 404);
       assert.equal(r.body.success, false);
+      assert.deepEqual(r.body, { success: false, error: 'Photo not found.', code: 'not_found' });
     }
   });
 
@@ -193,6 +198,7 @@ describe('visibility changes', () => {
       const res = await admin.post('/admin/api/photos/bulk-toggle-visibility', body);
       assert.equal(res.status, 400, JSON.stringify(body).slice(0, 80));
       assert.match(res.body.error, msg);
+      assert.equal(res.body.code, 'invalid_input');
     }
     const fine = Array.from({ length: 500 }, (_, i) => `id${i}`);
     const ok = await admin.post('/admin/api/photos/bulk-toggle-visibility', { photo_ids: fine, action: 'hide' });
@@ -216,7 +222,9 @@ describe('deleting', () => {
     assert.equal((await admin.get('/admin/api/photos?per_page=100')).body.photos.some((p: any) => p.id === id), false);
     assert.equal((await admin.fetch(`/media/${id}/thumb?v=1`)).status, 404);
     assert.deepEqual((await events()).filter((e) => e.id === id).map((e) => e.type), ['photo-hidden']);
-    assert.equal((await admin.del(`/admin/api/photos/${id}/delete`)).status, 404);
+    const again = await admin.del(`/admin/api/photos/${id}/delete`);
+    assert.equal(again.status, 404);
+    assert.equal(again.body.code, 'not_found');
   });
 
   test('bulk delete deletes what it knows and reports the rest', async () => {
@@ -233,6 +241,8 @@ describe('deleting', () => {
     assert.equal((await events()).filter((e) => e.id === a || e.id === b).length, 0, 'hidden photos were never on the wall');
     const tooMany = await admin.del('/admin/api/photos/bulk-delete', { photo_ids: Array.from({ length: 501 }, (_, i) => `x${i}`) });
     assert.equal(tooMany.status, 400);
+    assert.equal(tooMany.body.code, 'invalid_input');
+    assert.match(tooMany.body.error, /At most 500/);
     assert.equal((await admin.del('/admin/api/photos/bulk-delete', { photo_ids: [] })).status, 400);
   });
 });
@@ -249,8 +259,12 @@ describe('rotate and regenerate input', () => {
     const v = await admin.post(`/admin/api/photos/${video}/rotate`, { degrees: 90 });
     assert.equal(v.status, 400);
     assert.equal(v.body.error, 'Videos cannot be rotated.');
-    assert.equal((await admin.post('/admin/api/photos/ghost/rotate', { degrees: 90 })).status, 404);
-    assert.equal((await admin.post('/admin/api/photos/ghost/regenerate-thumbnail')).status, 404);
+    assert.equal(v.body.code, 'invalid_input');
+    for (const ghost of [admin.post('/admin/api/photos/ghost/rotate', { degrees: 90 }), admin.post('/admin/api/photos/ghost/regenerate-thumbnail')]) {
+      const g = await ghost;
+      assert.equal(g.status, 404);
+      assert.equal(g.body.code, 'not_found');
+    }
   });
 
   test('regenerate-all answers statistics over every photo', async () => {

@@ -65,7 +65,7 @@ test('an uploaded photo is hidden until approved, then listed with working GPS-f
   assert.equal(meta.format, 'webp');
   assert.equal((await exifr.gps(display).catch(() => undefined))?.latitude, undefined, 'no GPS in what guests get');
 
-  const wall = (await s.shared.bus.since(0)).filter((e) => e.type === 'photo-visible');
+  const wall = (await s.services.bus.since(0)).filter((e) => e.type === 'photo-visible');
   assert.deepEqual(wall.at(-1)!.data, item, 'the wall receives the same gallery item');
 
   const link = (await family.get(`/admin/api/photos/${id}/download`)).body.download_url;
@@ -102,7 +102,9 @@ test('a damaged file ends in error, stays listed for admins, and regenerating it
   assert.equal(listed.status, 'error');
   assert.equal(listed.thumbnail_url, null);
   const regen = await admin.post(`/admin/api/photos/${r.body.photo_id}/regenerate-thumbnail`);
+  assert.equal(regen.status, 422);
   assert.equal(regen.body.success, false);
+  assert.equal(regen.body.code, 'unprocessable');
   assert.equal(typeof regen.body.error, 'string');
   assert.ok(regen.body.error.length > 5);
   const all = await admin.post('/admin/api/photos/regenerate-all-thumbnails');

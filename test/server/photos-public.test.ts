@@ -116,6 +116,7 @@ describe('GET /api/photos', () => {
       assert.equal(r.status, 400);
       assert.equal(r.body.success, false);
       assert.match(r.body.error, /(limit|offset) must be/);
+      assert.equal(r.body.code, 'invalid_input');
     });
   }
 });
@@ -156,5 +157,17 @@ describe('GET /api/stats', () => {
   test('an empty site has zero stats', async () => {
     const r = await guest.get('/api/stats');
     assert.deepEqual(r.body.stats, { total_photos: 0, total_size_mb: 0, media_breakdown: { images: 0, videos: 0 }, cameras: [], unique_devices: 0 });
+  });
+});
+
+describe('GET /api/photos/:id/status', () => {
+  test('a stored photo answers its processing status; an unknown id is a 404 with code not_found', async () => {
+    const done = await addPhoto(s, { visible: false });
+    const pending = await addPhoto(s, { visible: false, derivatives: false });
+    assert.deepEqual((await guest.get(`/api/photos/${done}/status`)).body, { success: true, status: 'complete', duplicate_type: null });
+    assert.deepEqual((await guest.get(`/api/photos/${pending}/status`)).body, { success: true, status: 'processing', duplicate_type: null });
+    const missing = await guest.get('/api/photos/does-not-exist/status');
+    assert.equal(missing.status, 404);
+    assert.deepEqual(missing.body, { success: false, error: 'No photo with this id.', code: 'not_found' });
   });
 });

@@ -11,7 +11,7 @@ test('jobs a crash left running or queued are resumed at the next start', async 
   const dir = s1.dataDir;
   const a = await uploadFile(s1.url, sample('Fujifilm_FinePix_E500.jpg'), 'a.jpg');
   const b = await uploadFile(s1.url, await tinyImage('png', 3), 'b.png');
-  await s1.shared.processing.idle();
+  await s1.services.processing.idle();
   await s1.close();
 
   // What a crash looks like in the database: one job mid-run, one not started, no derivatives.

@@ -45,7 +45,7 @@ test('orientations compose clockwise on top of the current one', () => {
 test('rotating a JPEG rewrites only its EXIF orientation, swaps width and height and rebuilds derivatives', async () => {
   const r = await uploaded(sample('Canon_40D.jpg'), 'canon.jpg');
   const before = fs.readFileSync(abs(r.stored_path));
-  await s.shared.processing.rotate(r.id, 90);
+  await s.services.processing.rotate(r.id, 90);
   const after = row(r.id);
   const bytes = fs.readFileSync(abs(after.stored_path));
   assert.deepEqual(afterAppSegments(bytes), afterAppSegments(before), 'image data byte for byte');
@@ -59,7 +59,7 @@ test('rotating a JPEG rewrites only its EXIF orientation, swaps width and height
   assert.ok(!fs.existsSync(abs(r.thumb_path)), 'the old thumbnail is gone');
   const thumb = await sharp(abs(after.thumb_path)).metadata();
   assert.ok(thumb.height! > thumb.width!, 'the new thumbnail is turned');
-  await s.shared.processing.rotate(r.id, 270);
+  await s.services.processing.rotate(r.id, 270);
   const back = row(r.id);
   assert.deepEqual([back.width, back.height], [r.width, r.height]);
   assert.equal(back.orientation, 1);
@@ -68,7 +68,7 @@ test('rotating a JPEG rewrites only its EXIF orientation, swaps width and height
 
 test('rotating an EXIF-rotated JPEG turns it further from how it is displayed', async () => {
   const r = await uploaded(sample('orientation_landscape_6.jpg'), 'six.jpg');
-  await s.shared.processing.rotate(r.id, 180);
+  await s.services.processing.rotate(r.id, 180);
   const after = row(r.id);
   assert.equal(after.orientation, 8);
   assert.deepEqual([after.width, after.height], [600, 450]);
@@ -78,7 +78,7 @@ test('a JPEG without EXIF gets a minimal EXIF segment and keeps its image data',
   const data = await tinyImage('jpeg', 42, 120, 80);
   assert.equal((await sharp(data).metadata()).exif, undefined);
   const r = await uploaded(data, 'plain.jpg');
-  await s.shared.processing.rotate(r.id, 90);
+  await s.services.processing.rotate(r.id, 90);
   const after = row(r.id);
   const bytes = fs.readFileSync(abs(after.stored_path));
   assert.deepEqual(afterAppSegments(bytes), afterAppSegments(data));
@@ -90,7 +90,7 @@ test('a JPEG without EXIF gets a minimal EXIF segment and keeps its image data',
 
 test('other formats are re-encoded turned and keep their format', async () => {
   const png = await uploaded(await tinyImage('png', 8, 100, 50), 'wide.png');
-  await s.shared.processing.rotate(png.id, 90);
+  await s.services.processing.rotate(png.id, 90);
   const after = row(png.id);
   const meta = await sharp(abs(after.stored_path)).metadata();
   assert.equal(meta.format, 'png');
@@ -98,13 +98,13 @@ test('other formats are re-encoded turned and keep their format', async () => {
   assert.deepEqual([after.width, after.height], [50, 100]);
   assert.equal(after.file_size, fs.statSync(abs(after.stored_path)).size);
   const webp = await uploaded(await tinyImage('webp', 9, 100, 50), 'wide.webp');
-  await s.shared.processing.rotate(webp.id, 270);
+  await s.services.processing.rotate(webp.id, 270);
   assert.deepEqual([row(webp.id).width, row(webp.id).height], [50, 100]);
   assert.equal((await sharp(abs(webp.stored_path)).metadata()).format, 'webp');
 });
 
 test('rotating a video or an unknown photo is refused with a readable error', async () => {
   const v = await uploaded(makeVideo('mp4', [], 1), 'clip.mp4');
-  await assert.rejects(s.shared.processing.rotate(v.id, 90), /Only photos can be rotated/);
-  await assert.rejects(s.shared.processing.rotate('nope', 90), /No photo/);
+  await assert.rejects(s.services.processing.rotate(v.id, 90), /Only photos can be rotated/);
+  await assert.rejects(s.services.processing.rotate('nope', 90), /No photo/);
 });

@@ -105,7 +105,7 @@ test('a damaged image ends in status error, stays stored, and the server keeps a
   assert.ok(job.last_error);
   assert.deepEqual((await new TestClient(s.url).get(`/api/photos/${r.id}/status`)).body, { success: true, status: 'error', duplicate_type: null });
   assert.equal((await fetch(`${s.url}/api/health`)).status, 200);
-  await assert.rejects(s.shared.processing.regenerate(r.id), (e: Error) => /could not be processed/.test(e.message));
+  await assert.rejects(s.services.processing.regenerate(r.id), (e: Error) => /could not be processed/.test(e.message));
   assert.equal(row(r.id).status, 'error');
 });
 
@@ -121,20 +121,20 @@ test('malformed EXIF fails soft and a photo with only XMP completes without a ca
 
 test('enqueue is idempotent per photo', async () => {
   const r = await uploaded(sample('Pentax_K10D.jpg'));
-  await s.shared.processing.enqueue(r.id);
-  await s.shared.processing.enqueue(r.id);
+  await s.services.processing.enqueue(r.id);
+  await s.services.processing.enqueue(r.id);
   const n = s.ctx.sqlite.prepare('SELECT count(*) AS n FROM jobs WHERE photo_id = ?').get(r.id) as { n: number };
   assert.equal(n.n, 1);
 });
 
 test('regenerate rebuilds derivatives under a new version and removes the old files', async () => {
   const r = await uploaded(sample('Panasonic_DMC-FZ30.jpg'));
-  await s.shared.processing.regenerate(r.id);
+  await s.services.processing.regenerate(r.id);
   const after = row(r.id);
   assert.equal(after.derivative_version, r.derivative_version + 1);
   assert.equal(after.status, 'complete');
   assert.ok(fs.existsSync(abs(after.thumb_path)) && fs.existsSync(abs(after.display_path)));
   assert.ok(!fs.existsSync(abs(r.thumb_path)) && !fs.existsSync(abs(r.display_path)));
   assert.deepEqual(fs.readdirSync(path.join(s.ctx.paths.derived, r.id)).sort(), [`display-v${after.derivative_version}.webp`, `thumb-v${after.derivative_version}.webp`]);
-  await assert.rejects(s.shared.processing.regenerate('no-such-photo'), /No photo/);
+  await assert.rejects(s.services.processing.regenerate('no-such-photo'), /No photo/);
 });

@@ -60,16 +60,20 @@ test('settings are validated', async () => {
     const r = await admin.put('/admin/api/settings', body);
     assert.equal(r.status, 400, JSON.stringify(body));
     assert.match(r.body.error, msg);
+    assert.equal(r.body.code, 'invalid_input');
   }
   const st = (await new TestClient(s.url).get('/api/settings')).body.settings;
   assert.equal(st.schedule.length, 3, 'nothing changed by a refused write');
 });
 
 test('only admins may write settings', async () => {
-  assert.equal((await new TestClient(s.url).put('/admin/api/settings', { welcome_message: 'x' })).status, 401);
+  const guest = await new TestClient(s.url).put('/admin/api/settings', { welcome_message: 'x' });
+  assert.equal(guest.status, 401);
+  assert.equal(guest.body.code, 'not_signed_in');
   for (const role of ['family', 'bride', 'groom'] as const) {
     const c = await userClient(s.url, admin, role);
     const r = await c.put('/admin/api/settings', { welcome_message: 'x' });
     assert.equal(r.status, 403, role);
+    assert.equal(r.body.code, 'forbidden');
   }
 });

@@ -2,8 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { ChunkedUploads } from '../../server/uploads/chunked-upload.js';
-import { UploadsRepo } from '../../server/uploads/uploads.repo.js';
+import { UploadsService } from '../../server/uploads/uploads.service.js';
 import { sample } from '../helpers/samples.js';
 import { startTestServer, TestClient } from '../helpers/server.js';
 import { chunkedUpload, sha256, uploadChunk, type ChunkForm } from '../helpers/uploads.js';
@@ -75,10 +74,12 @@ test('a chunk past the received bytes is 409 with received_bytes so the client c
   const gap = await uploadChunk(s.url, data.subarray(20_000, 30_000), form(data, 20_000, 30_000, { upload_id: 'up-c' }));
   assert.equal(gap.status, 409);
   assert.equal(gap.body.success, false);
+  assert.equal(gap.body.code, 'conflict');
   assert.equal(gap.body.received_bytes, 10_000);
   assert.match(gap.body.error, /10000 bytes/);
   const unknown = await uploadChunk(s.url, data.subarray(20_000, 30_000), form(data, 20_000, 30_000, { upload_id: 'never-started' }));
   assert.equal(unknown.status, 409);
+  assert.equal(unknown.body.code, 'conflict');
   assert.equal(unknown.body.received_bytes, 0);
 });
 
@@ -100,6 +101,7 @@ test('a chunk whose size differs from chunk_end - chunk_start is 400 and the par
   assert.ok(fs.existsSync(path.join(s.dataDir, row.temp_path)));
   const short = await uploadChunk(s.url, data.subarray(10_000, 15_000), form(data, 10_000, 20_000, { upload_id: 'up-e' }));
   assert.equal(short.status, 400);
+  assert.equal(short.body.code, 'invalid_input');
   assert.match(short.body.error, /Size mismatch/);
   assert.equal(uploadsRow('up-e'), undefined);
   assert.ok(!fs.existsSync(path.join(s.dataDir, row.temp_path)));
@@ -127,6 +129,7 @@ test('bad chunk fields are 400 with a sentence naming the problem', async () => 
     const r = await uploadChunk(s.url, data.subarray(0, 1000), { ...form(data, 0, 1000, { upload_id: 'up-f' }), ...override });
     assert.equal(r.status, 400, JSON.stringify(override));
     assert.equal(r.body.success, false);
+    assert.equal(r.body.code, 'invalid_input');
     assert.match(r.body.error, message);
   }
   const noFile = new FormData();
@@ -142,6 +145,7 @@ test('a first chunk that is not an accepted type is 415 and nothing is kept', as
   const before = fs.readdirSync(s.ctx.paths.incoming);
   const r = await uploadChunk(s.url, text.subarray(0, 4000), form(text, 0, 4000, { upload_id: 'up-text', filename: 'fake.jpg' }));
   assert.equal(r.status, 415);
+  assert.equal(r.body.code, 'unsupported_type');
   assert.match(r.body.error, /not supported/);
   assert.equal(uploadsRow('up-text'), undefined);
   assert.deepEqual(fs.readdirSync(s.ctx.paths.incoming), before);
@@ -191,6 +195,7 @@ test('a total_size over MAX_UPLOAD_GB is 413 before anything is stored', async (
     const data = phoneJpeg('h');
     const r = await uploadChunk(small.url, data.subarray(0, 500), form(data, 0, 500, { upload_id: 'too-big' }));
     assert.equal(r.status, 413);
+    assert.equal(r.body.code, 'too_large');
     assert.match(r.body.error, /too large/);
     assert.deepEqual(fs.readdirSync(small.ctx.paths.incoming), []);
   } finally {
@@ -207,7 +212,8 @@ test('partial uploads untouched for 24 hours are removed with their files; old c
   const stale = uploadsRow('stale');
   const dayAgo = Date.now() - 24 * 3600_000 - 1000;
   s.ctx.sqlite.prepare('UPDATE uploads SET updated_at = ? WHERE upload_key IN (?, ?)').run(dayAgo, 'id:stale', 'id:old-done');
-  const cleaner = new ChunkedUploads(s.shared, new UploadsRepo(s.ctx.db));
+  const { config, paths, db } = s.ctx;
+  const cleaner = new UploadsService({ config, paths, db, settings: s.services.settings, processing: s.services.processing });
   assert.equal(await cleaner.cleanup(), 2);
   assert.equal(uploadsRow('stale'), undefined);
   assert.ok(!fs.existsSync(path.join(s.dataDir, stale.temp_path)));

@@ -81,6 +81,7 @@ test('a text file named .jpg and HEIC photos are 415 and nothing is kept', async
     const r = await uploadFile(s.url, data, name);
     assert.equal(r.status, 415, name);
     assert.equal(r.body.success, false);
+    assert.equal(r.body.code, 'unsupported_type');
     assert.match(r.body.error, /not supported/);
   }
   assert.equal(originals().length, before);
@@ -130,7 +131,9 @@ test('a request without a file part or without multipart is a 400 with a readabl
   form.append('session_id', 'x');
   let res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: form });
   assert.equal(res.status, 400);
-  assert.match((await res.json()).error, /file/);
+  const noFile = await res.json();
+  assert.equal(noFile.code, 'invalid_input');
+  assert.match(noFile.error, /file/);
   res = await fetch(`${s.url}/api/upload`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
   assert.equal(res.status, 400);
   assert.match((await res.json()).error, /multipart/);
@@ -139,7 +142,7 @@ test('a request without a file part or without multipart is a 400 with a readabl
   assert.match(empty.body.error, /empty/);
 });
 
-test('the status route answers the photo status and 404 JSON for an unknown id', async () => {
+test('the status poll (photos module) answers the photo status and 404 JSON for an unknown id', async () => {
   const r = await uploadFile(s.url, await tinyImage('png', 5), 'status.png');
   await waitForStatus(s.url, r.body.photo_id);
   const c = new TestClient(s.url);
@@ -148,6 +151,7 @@ test('the status route answers the photo status and 404 JSON for an unknown id',
   const missing = await c.get('/api/photos/does-not-exist/status');
   assert.equal(missing.status, 404);
   assert.equal(missing.body.success, false);
+  assert.equal(missing.body.code, 'not_found');
   assert.equal(typeof missing.body.error, 'string');
 });
 
@@ -158,12 +162,12 @@ test('uploads switched off answer 403 with the contract message, for both routes
   try {
     const r = await uploadFile(s.url, await tinyImage('png', 9), 'off.png');
     assert.equal(r.status, 403);
-    assert.deepEqual(r.body, { success: false, error: 'Uploads are not enabled yet' });
+    assert.deepEqual(r.body, { success: false, error: 'Uploads are not enabled yet', code: 'uploads_disabled' });
     const form = new FormData();
     form.append('file', new Blob([Buffer.alloc(10)]), 'x');
     const c = await fetch(`${s.url}/api/upload-chunk`, { method: 'POST', body: form });
     assert.equal(c.status, 403);
-    assert.equal((await c.json()).error, 'Uploads are not enabled yet');
+    assert.deepEqual(await c.json(), { success: false, error: 'Uploads are not enabled yet', code: 'uploads_disabled' });
   } finally {
     await admin.put('/admin/api/settings', { uploads_enabled: true });
   }
@@ -177,12 +181,14 @@ test('a file over MAX_UPLOAD_GB is 413 and its temp file is removed', async () =
     const r = await uploadFile(small.url, big, 'big.png');
     assert.equal(r.status, 413);
     assert.equal(r.body.success, false);
+    assert.equal(r.body.code, 'too_large');
     assert.match(r.body.error, /too large/);
     assert.deepEqual(fs.readdirSync(small.ctx.paths.incoming), []);
     assert.deepEqual(fs.readdirSync(small.ctx.paths.originals), []);
     // Declared far over the limit: refused before the body is read.
     const huge = await uploadFile(small.url, Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.alloc(3 * 1024 * 1024)]), 'huge.jpg');
     assert.equal(huge.status, 413);
+    assert.equal(huge.body.code, 'too_large');
     assert.match(huge.body.error, /too large/);
     const tiny = await uploadFile(small.url, await tinyImage('gif', 1, 4, 4), 'tiny.gif');
     assert.equal(tiny.status, 201, 'a file under the limit still goes through');

@@ -20,6 +20,7 @@ describe('who may call the users routes', () => {
     for (const r of await Promise.all(calls)) {
       assert.equal(r.status, 401);
       assert.equal(r.body.success, false);
+      assert.equal(r.body.code, 'not_signed_in');
     }
   });
 
@@ -29,7 +30,7 @@ describe('who may call the users routes', () => {
       const calls = [c.get('/admin/api/users'), c.post('/admin/api/users', valid(`${role}x`)), c.put('/admin/api/users/1', { full_name: 'x' }), c.del('/admin/api/users/1'), c.post('/admin/api/users/1/toggle-active')];
       for (const r of await Promise.all(calls)) {
         assert.equal(r.status, 403);
-        assert.deepEqual(r.body, { success: false, error: 'Insufficient permissions. Admin role required.' });
+        assert.deepEqual(r.body, { success: false, error: 'Insufficient permissions. Admin role required.', code: 'forbidden' });
       }
       const me = await c.get('/admin/api/me');
       assert.equal(me.body.user.role, role);
@@ -74,6 +75,7 @@ describe('validation (SPEC §5, CONTRACT)', () => {
       const r = await admin.post('/admin/api/users', body);
       assert.equal(r.status, 400, field);
       assert.equal(r.body.success, false);
+      assert.equal(r.body.code, 'invalid_input');
       assert.match(r.body.error, /required/);
     }
   });
@@ -90,6 +92,8 @@ describe('validation (SPEC §5, CONTRACT)', () => {
       const r = await admin.post('/admin/api/users', { ...valid('shape'), ...patch });
       assert.equal(r.status, 400, JSON.stringify(patch));
       assert.match(r.body.error, msg);
+      assert.equal(r.body.code, 'invalid_input');
+      assert.ok(Array.isArray(r.body.problems), 'each problem is listed');
     }
   });
 
@@ -106,6 +110,8 @@ describe('validation (SPEC §5, CONTRACT)', () => {
     const r = await admin.post('/admin/api/users', valid('TAKEN'));
     assert.equal(r.status, 409);
     assert.equal(r.body.success, false);
+    assert.equal(r.body.code, 'conflict');
+    assert.match(r.body.error, /already taken/);
     const other = await admin.post('/admin/api/users', valid('nottaken'));
     const rename = await admin.put(`/admin/api/users/${other.body.user.id}`, { username: 'taken' });
     assert.equal(rename.status, 409);
@@ -123,8 +129,12 @@ describe('validation (SPEC §5, CONTRACT)', () => {
   });
 
   test('unknown and malformed ids', async () => {
-    assert.equal((await admin.put('/admin/api/users/99999', { full_name: 'x' })).status, 404);
-    assert.equal((await admin.put('/admin/api/users/abc', { full_name: 'x' })).status, 400);
+    const missing = await admin.put('/admin/api/users/99999', { full_name: 'x' });
+    assert.equal(missing.status, 404);
+    assert.equal(missing.body.code, 'not_found');
+    const malformed = await admin.put('/admin/api/users/abc', { full_name: 'x' });
+    assert.equal(malformed.status, 400);
+    assert.equal(malformed.body.code, 'invalid_input');
     assert.equal((await admin.post('/admin/api/users/99999/toggle-active')).status, 404);
   });
 });
@@ -135,7 +145,9 @@ describe('last-admin and self protections', () => {
     const a = new TestClient(s2.url);
     await a.login();
     const me = (await a.get('/admin/api/me')).body.user;
-    assert.equal((await a.del(`/admin/api/users/${me.id}`)).status, 409);
+    const lastAdmin = await a.del(`/admin/api/users/${me.id}`);
+    assert.equal(lastAdmin.status, 409);
+    assert.equal(lastAdmin.body.code, 'conflict');
     assert.equal((await a.put(`/admin/api/users/${me.id}`, { role: 'family' })).status, 409);
     assert.equal((await a.put(`/admin/api/users/${me.id}`, { is_active: false })).status, 409);
     assert.equal((await a.post(`/admin/api/users/${me.id}/toggle-active`)).status, 409);

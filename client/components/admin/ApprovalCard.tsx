@@ -1,7 +1,7 @@
 import Check from 'lucide-react/icons/check';
 import SkipForward from 'lucide-react/icons/skip-forward';
 import X from 'lucide-react/icons/x';
-import type { AdminPhoto } from '../../api/admin';
+import type { AdminPhoto } from '../../../common/api-types';
 import { PhotoThumb, SelectCheck } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate } from './format';
 

@@ -5,7 +5,7 @@ import RotateCw from 'lucide-react/icons/rotate-cw';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import Trash2 from 'lucide-react/icons/trash-2';
 import LoaderCircle from 'lucide-react/icons/loader-circle';
-import type { AdminPhoto, UserPermissions } from '../../api/admin';
+import type { AdminPhoto, Permissions } from '../../../common/api-types';
 import { PhotoThumb, SelectCheck } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate, isImage } from './format';
 
@@ -13,7 +13,7 @@ export type CardAction = 'toggle' | 'download' | 'rotate' | 'regenerate' | 'dele
 
 interface Props {
   photo: AdminPhoto;
-  perms: UserPermissions;
+  perms: Permissions;
   selectMode: boolean;
   selected: boolean;
   busy: boolean;
@@ -109,7 +109,7 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
             </button>
           </>
         )}
-        {perms.can_manage_users && (
+        {perms.can_delete_photos && (
           <button
             type="button"
             className="btn btn-sm btn-danger btn-icon"

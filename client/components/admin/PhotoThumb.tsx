@@ -2,7 +2,7 @@ import ImageOff from 'lucide-react/icons/image-off';
 import Video from 'lucide-react/icons/video';
 import FileIcon from 'lucide-react/icons/file';
 import Play from 'lucide-react/icons/play';
-import type { AdminPhoto } from '../../api/admin';
+import type { AdminPhoto } from '../../../common/api-types';
 import { isImage, isVideo } from './format';
 
 /** Thumbnail with placeholders for missing thumbnails, videos and other types (SPEC §2). */

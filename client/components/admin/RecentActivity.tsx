@@ -3,7 +3,7 @@ import LogIn from 'lucide-react/icons/log-in';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import UserPlus from 'lucide-react/icons/user-plus';
 import ActivityIcon from 'lucide-react/icons/activity';
-import type { Activity } from '../../api/admin';
+import type { ActivityItem } from '../../../common/api-types';
 import { formatDate } from './format';
 
 const ICONS = { upload: Upload, login: LogIn, approval: CircleCheck, user_created: UserPlus, other: ActivityIcon } as const;
@@ -13,7 +13,7 @@ export function activityIcon(type: string) {
 }
 
 /** SPEC §2: scrollable list, an icon per type, description, timestamp, optional user name. */
-export function RecentActivity({ items }: { items: Activity[] }) {
+export function RecentActivity({ items }: { items: ActivityItem[] }) {
   if (items.length === 0) return <p className="muted">No recent activity</p>;
   return (
     <ul className="activity-list" tabIndex={0} aria-label="Recent activity">

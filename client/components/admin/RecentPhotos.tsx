@@ -2,7 +2,7 @@ import { Link } from 'wouter';
 import Check from 'lucide-react/icons/check';
 import EyeOff from 'lucide-react/icons/eye-off';
 import Trash2 from 'lucide-react/icons/trash-2';
-import type { AdminPhoto } from '../../api/admin';
+import type { AdminPhoto } from '../../../common/api-types';
 import { PhotoThumb } from './PhotoThumb';
 import { formatDate } from './format';
 

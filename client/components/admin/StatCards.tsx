@@ -7,7 +7,7 @@ import Users from 'lucide-react/icons/users';
 import UserCheck from 'lucide-react/icons/user-check';
 import Shield from 'lucide-react/icons/shield';
 import Heart from 'lucide-react/icons/heart';
-import type { DashboardStats } from '../../api/admin';
+import type { DashboardStats } from '../../../common/api-types';
 import { formatBytes, storagePercent, storageWarning } from './format';
 
 interface CardProps {

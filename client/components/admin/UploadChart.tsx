@@ -9,17 +9,24 @@ function canDraw(): boolean {
   }
 }
 
+interface Day {
+  date: string;
+  uploads: number;
+}
+
 /** SPEC §2: Upload Trends, a line chart of uploads per day over the last 30 days (uPlot). */
-export function UploadChart({ data }: { data: { date: string; uploads: number }[] }) {
+export function UploadChart({ data }: { data: Day[] }) {
   const box = useRef<HTMLDivElement>(null);
   const rows = [...data].sort((a, b) => a.date.localeCompare(b.date)).slice(-30);
+  // The chart is redrawn only when the numbers change, not on every new array of the same rows.
   const key = JSON.stringify(rows);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const xs = rows.map((r) => Date.parse(r.date.length === 10 ? `${r.date}T12:00:00` : r.date) / 1000);
-    const ys = rows.map((r) => r.uploads);
+    const points: Day[] = JSON.parse(key);
+    const xs = points.map((r) => Date.parse(r.date.length === 10 ? `${r.date}T12:00:00` : r.date) / 1000);
+    const ys = points.map((r) => r.uploads);
     let plot: uPlot | undefined;
     // Without a 2D canvas (an old browser, a test DOM) the text summary below stands alone.
     if (!canDraw()) return;
@@ -50,7 +57,6 @@ export function UploadChart({ data }: { data: { date: string; uploads: number }[
       ro?.disconnect();
       plot?.destroy();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
 
   const total = rows.reduce((s, r) => s + r.uploads, 0);

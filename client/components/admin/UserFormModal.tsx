@@ -1,6 +1,6 @@
+import type { ApiUser, Role, UserForm } from '../../../common/api-types';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import X from 'lucide-react/icons/x';
-import type { Role, User, UserForm } from '../../api/admin';
 
 export const ROLE_OPTIONS: { value: Role; label: string }[] = [
   { value: 'family', label: 'Family' },
@@ -19,7 +19,7 @@ export function editPayload(f: UserForm): Partial<UserForm> {
 }
 
 interface Props {
-  user: User | null; // null: create
+  user: ApiUser | null; // null: create
   onClose: () => void;
   onSubmit: (form: UserForm) => Promise<boolean>;
 }

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { adminApi, errorText, type AdminPhoto } from '../../api/admin';
+import type { AdminPhoto } from '../../../common/api-types';
+import { adminApi, errorText } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { toast } from '../ui/toast';
 import { DELETE_PHOTO_CONFIRM } from './RecentPhotos';

@@ -1,5 +1,5 @@
+import type { GalleryItem } from '../../../common/api-types';
 import Play from 'lucide-react/icons/play';
-import type { GalleryItem } from '../../api/guest';
 
 export const isVideo = (item: GalleryItem) => item.content_type.startsWith('video/');
 

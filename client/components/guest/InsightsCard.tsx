@@ -1,6 +1,6 @@
+import type { Stats } from '../../../common/api-types';
 import Camera from 'lucide-react/icons/camera';
 import Smartphone from 'lucide-react/icons/smartphone';
-import type { Stats } from '../../api/guest';
 
 const TOP_CAMERAS = 4;
 

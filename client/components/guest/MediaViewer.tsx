@@ -1,6 +1,6 @@
 import X from 'lucide-react/icons/x';
 import { useEffect, useRef, useState } from 'react';
-import type { GalleryItem } from '../../api/guest';
+import type { GalleryItem } from '../../../common/api-types';
 import { isVideo } from './GalleryGrid';
 
 function when(iso: string | null): string | null {

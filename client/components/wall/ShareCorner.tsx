@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'react';
+import type { PublicUrlResponse } from '../../../common/api-types';
 import { getJson } from '../../api/http';
 
 /** The corner card: QR code and "Share your photos: <url>/live". */
@@ -6,7 +7,7 @@ export function ShareCorner() {
   const [liveUrl, setLiveUrl] = useState(`${window.location.origin}/live`);
   useEffect(() => {
     let live = true;
-    getJson<{ live_url: string }>('/api/public-url')
+    getJson<PublicUrlResponse>('/api/public-url')
       .then((r) => live && setLiveUrl(r.live_url))
       .catch(() => undefined); // the page's own origin is a fine fallback
     return () => {

@@ -1,3 +1,4 @@
+import type { LiveEventData } from '../../../common/api-types';
 import type { WallItem } from './types';
 
 export interface LiveHandlers {
@@ -74,12 +75,12 @@ export class LiveEvents {
   }
 
   private onVisible = (e: Event) => {
-    const item = this.data(e) as WallItem | null;
+    const item = this.data(e) as LiveEventData['photo-visible'] | null;
     if (item && typeof item.id === 'string') this.handlers.visible(item);
   };
 
   private onHidden = (e: Event) => {
-    const d = this.data(e) as { id?: unknown } | null;
+    const d = this.data(e) as Partial<LiveEventData['photo-hidden']> | null;
     if (d && typeof d.id === 'string') this.handlers.hidden(d.id);
   };
 

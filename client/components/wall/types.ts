@@ -1,6 +1,5 @@
-import type { GalleryItem } from '../../../server/photos/photos.mappers';
+import type { WallItem } from '../../../common/api-types';
 
-/** A visible photo or video as GET /api/photos and the photo-visible event carry it. */
-export type WallItem = GalleryItem;
+export type { WallItem } from '../../../common/api-types';
 
 export const isVideo = (item: WallItem) => item.content_type.startsWith('video/');

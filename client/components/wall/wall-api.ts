@@ -1,17 +1,11 @@
+import type { GalleryResponse, WallItem } from '../../../common/api-types';
 import { getJson } from '../../api/http';
-import type { WallItem } from './types';
-
-interface PhotosPage {
-  success: boolean;
-  photos: WallItem[];
-  pagination: { total: number; limit: number; offset: number; has_more: boolean };
-}
 
 /** The newest visible photos and videos, paging through GET /api/photos up to `max`. */
 export async function loadVisible(max = 500): Promise<WallItem[]> {
   const out: WallItem[] = [];
   for (let offset = 0; out.length < max; ) {
-    const page = await getJson<PhotosPage>(`/api/photos?limit=100&offset=${offset}`);
+    const page = await getJson<GalleryResponse>(`/api/photos?limit=100&offset=${offset}`);
     out.push(...page.photos.filter((p) => /^(image|video)\//.test(p.content_type) && p.backblaze_url));
     if (!page.pagination.has_more || page.photos.length === 0) break;
     offset += page.photos.length;

@@ -6,7 +6,8 @@ import Users from 'lucide-react/icons/users';
 import Settings from 'lucide-react/icons/settings';
 import Monitor from 'lucide-react/icons/monitor';
 import QrCode from 'lucide-react/icons/qr-code';
-import { adminApi, type Dashboard } from '../../api/admin';
+import type { Dashboard } from '../../../common/api-types';
+import { adminApi } from '../../api/admin';
 import { handleUnauthorized, me, permissionsOf } from '../../state/admin';
 import { ErrorCard } from '../../components/admin/AdminShell';
 import { StatCards } from '../../components/admin/StatCards';
@@ -86,7 +87,7 @@ export function DashboardPage() {
   const perms = { ...permissionsOf(me.value), ...data.user_permissions };
   const user = me.value?.user;
   const name = user?.full_name || user?.username;
-  const showSettings = perms.can_edit_settings ?? perms.is_admin;
+  const showSettings = perms.can_edit_settings;
 
   const openWall = () => {
     // The wall is meant for a screen at the reception: ask for full screen on the way there.
@@ -157,7 +158,7 @@ export function DashboardPage() {
           <RecentPhotos
             photos={data.recent_photos}
             total={data.stats.total_photos}
-            canDelete={perms.can_manage_users}
+            canDelete={perms.can_delete_photos}
             onAction={(id, a) => void onPhotoAction(id, a)}
           />
         </section>

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, useLocation } from 'wouter';
-import { ApiError } from '../../api/http';
-import { adminApi, type MeResponse } from '../../api/admin';
+import type { MeResponse } from '../../../common/api-types';
+import { adminApi, errorText } from '../../api/admin';
 import { setMe, takeSignedOut } from '../../state/admin';
 import { Footer } from '../../components/Footer';
 
@@ -39,8 +39,7 @@ export function LoginPage() {
       if (r && r.user && r.user_permissions) setMe(r as MeResponse);
       setLocation('/dashboard');
     } catch (err) {
-      const body = err instanceof ApiError ? (err.body as { error?: unknown } | null) : null;
-      setError(body && typeof body === 'object' && typeof body.error === 'string' && body.error ? body.error : 'Login failed');
+      setError(errorText(err, 'Login failed'));
       setBusy(false);
     }
   };

@@ -1,7 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useReducer, useState } from 'react';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
-import { adminApi, type PhotoList } from '../../api/admin';
+import type { AdminPhotoList } from '../../../common/api-types';
+import { adminApi } from '../../api/admin';
 import { handleUnauthorized, me, permissionsOf } from '../../state/admin';
 import { hiddenCount, initialView, perPage, queuePhotos, viewReducer } from '../../state/adminPhotos';
 import { ErrorCard } from '../../components/admin/AdminShell';
@@ -15,7 +16,7 @@ export function PhotosPage() {
   useSignals();
   const perms = permissionsOf(me.value);
   const [view, dispatch] = useReducer(viewReducer, undefined, initialView);
-  const [list, setList] = useState<PhotoList | null>(null);
+  const [list, setList] = useState<AdminPhotoList | null>(null);
   const [error, setError] = useState(false);
   const [nonce, setNonce] = useState(0);
   const queue = view.mode === 'queue';
@@ -134,7 +135,7 @@ export function PhotosPage() {
               <button type="button" className="btn btn-sm btn-outline" onClick={() => void actions.bulkVisibility(selectedIds, 'hide')}>
                 Hide
               </button>
-              {perms.can_manage_users && (
+              {perms.can_delete_photos && (
                 <button type="button" className="btn btn-sm btn-danger" onClick={() => void actions.bulkDelete(selectedIds)}>
                   Delete
                 </button>
@@ -160,7 +161,7 @@ export function PhotosPage() {
             <ApprovalCard
               key={p.id}
               photo={p}
-              canReject={perms.can_manage_users}
+              canReject={perms.can_delete_photos}
               selectMode={view.selectMode}
               selected={view.selected.has(p.id)}
               busy={actions.busy.has(p.id)}

@@ -1,7 +1,9 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import { ApiError, getJson } from '../../api/http';
+import type { PublicUrlResponse } from '../../../common/api-types';
+import { isUnauthorized } from '../../api/admin';
+import { getJson } from '../../api/http';
 import { coupleNames, loadSettings, settings } from '../../state/settings';
 
 /** /admin/qr: a printable sign with the QR code for the guests' upload page. Any signed-in user. */
@@ -16,10 +18,10 @@ export function QrPage() {
     getJson('/admin/api/me')
       .then(() => live && setAllowed(true))
       .catch((err) => {
-        if (live && err instanceof ApiError && err.status === 401) navigate('~/admin/login', { replace: true });
+        if (live && isUnauthorized(err)) navigate('~/admin/login', { replace: true });
         else if (live) setAllowed(true); // the sign itself is public information; show it anyway
       });
-    getJson<{ live_url: string }>('/api/public-url')
+    getJson<PublicUrlResponse>('/api/public-url')
       .then((r) => live && setLiveUrl(r.live_url))
       .catch(() => undefined);
     void loadSettings();

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
+import type { ScheduleItem, WeddingSettings } from '../../../common/api-types';
 import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
-import { settings as publicSettings, type ScheduleItem, type WeddingSettings } from '../../state/settings';
+import { settings as publicSettings } from '../../state/settings';
 import { toast } from '../../components/ui/toast';
 import { ErrorCard } from '../../components/admin/AdminShell';
 

@@ -4,7 +4,8 @@ import Trash2 from 'lucide-react/icons/trash-2';
 import UserPlus from 'lucide-react/icons/user-plus';
 import UserCheck from 'lucide-react/icons/user-check';
 import UserX from 'lucide-react/icons/user-x';
-import { adminApi, errorText, isForbidden, type User, type UserForm } from '../../api/admin';
+import type { ApiUser, UserForm } from '../../../common/api-types';
+import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { toast } from '../../components/ui/toast';
 import { ErrorCard } from '../../components/admin/AdminShell';
@@ -19,11 +20,11 @@ function fail(err: unknown, fallback: string) {
   toast({ title: 'Error', description: errorText(err, fallback), variant: 'destructive' });
 }
 
-type Modal = { kind: 'create' } | { kind: 'edit'; user: User } | null;
+type Modal = { kind: 'create' } | { kind: 'edit'; user: ApiUser } | null;
 
 /** /admin/users (SPEC §2): table on large screens, cards on small ones, create/edit modals. */
 export function UsersPage() {
-  const [users, setUsers] = useState<User[] | null>(null);
+  const [users, setUsers] = useState<ApiUser[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [modal, setModal] = useState<Modal>(null);
 
@@ -53,7 +54,7 @@ export function UsersPage() {
       return false;
     }
   };
-  const update = (u: User) => async (f: UserForm) => {
+  const update = (u: ApiUser) => async (f: UserForm) => {
     try {
       await adminApi.updateUser(u.id, editPayload(f));
       toast({ title: 'User updated', variant: 'success' });
@@ -64,7 +65,7 @@ export function UsersPage() {
       return false;
     }
   };
-  const remove = async (u: User) => {
+  const remove = async (u: ApiUser) => {
     if (!window.confirm(deleteUserConfirm(u.username))) return;
     try {
       await adminApi.deleteUser(u.id);
@@ -74,7 +75,7 @@ export function UsersPage() {
       fail(err, 'Failed to delete user');
     }
   };
-  const toggle = async (u: User) => {
+  const toggle = async (u: ApiUser) => {
     try {
       const r = await adminApi.toggleActive(u.id);
       const active = r?.user ? r.user.is_active : !u.is_active;
@@ -99,7 +100,7 @@ export function UsersPage() {
       </div>
     );
 
-  const actions = (u: User) => (
+  const actions = (u: ApiUser) => (
     <div className="user-actions">
       <button type="button" className="btn btn-sm btn-outline" onClick={() => setModal({ kind: 'edit', user: u })} aria-label={`Edit ${u.username}`}>
         <Pencil size={16} aria-hidden="true" />
@@ -115,8 +116,8 @@ export function UsersPage() {
       </button>
     </div>
   );
-  const role = (u: User) => <span className={`badge role-badge role-${u.role}`}>{u.role}</span>;
-  const status = (u: User) => <span className={`badge ${u.is_active ? 'badge-visible' : 'badge-hidden'}`}>{u.is_active ? 'Active' : 'Inactive'}</span>;
+  const role = (u: ApiUser) => <span className={`badge role-badge role-${u.role}`}>{u.role}</span>;
+  const status = (u: ApiUser) => <span className={`badge ${u.is_active ? 'badge-visible' : 'badge-hidden'}`}>{u.is_active ? 'Active' : 'Inactive'}</span>;
 
   return (
     <div className="users-page">

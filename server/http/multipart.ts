@@ -1,11 +1,14 @@
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import type { Readable, Writable } from 'node:stream';
-import { HttpError } from '../http/errors.js';
+import type { Readable } from 'node:stream';
+import { AppError } from '../errors.js';
+import { errorAnswer } from './errors.js';
 
+/** A form's text fields, name -> last value. */
 export type Fields = Record<string, string>;
 
-type OnFile = (file: Readable, filename: string, fieldsSoFar: Fields) => Promise<void>;
+/** Gets the first file part (with the fields sent before it) and must consume it. */
+export type OnFile = (file: Readable, filename: string, fieldsSoFar: Fields) => Promise<void>;
 
 /** What the current request does with its file part; multer's engine is shared, the handler is per request. */
 const handlers = new WeakMap<Request, OnFile>();
@@ -63,10 +66,10 @@ const LIMIT_MESSAGES: Record<string, string> = {
   LIMIT_FIELD_KEY: 'A form field name is too long.',
 };
 
-function parseError(e: unknown): HttpError {
-  if (e instanceof HttpError) return e;
-  if (e instanceof multer.MulterError && LIMIT_MESSAGES[e.code]) return new HttpError(400, LIMIT_MESSAGES[e.code]);
-  return new HttpError(400, `The upload was interrupted or malformed: ${(e as Error)?.message ?? e}.`);
+function parseError(e: unknown): AppError {
+  if (e instanceof AppError) return e;
+  if (e instanceof multer.MulterError && LIMIT_MESSAGES[e.code]) return new AppError('invalid_input', LIMIT_MESSAGES[e.code]);
+  return new AppError('invalid_input', `The upload was interrupted or malformed: ${(e as Error)?.message ?? e}.`);
 }
 
 /**
@@ -79,7 +82,7 @@ function parseError(e: unknown): HttpError {
 export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: Fields; sawFile: boolean }> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) {
-    return Promise.reject(new HttpError(400, 'Send the upload as multipart/form-data with a "file" part.'));
+    return Promise.reject(new AppError('invalid_input', 'Send the upload as multipart/form-data with a "file" part.'));
   }
   return new Promise((resolve, reject) => {
     let sawFile = false;
@@ -109,7 +112,7 @@ export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: F
         .then(() => {
           if (failure && failure === partError) reject(parseError(err ?? failure));
           else if (failure) reject(failure);
-          else if (missingBoundary) reject(new HttpError(400, 'The multipart body could not be read (missing boundary).'));
+          else if (missingBoundary) reject(new AppError('invalid_input', 'The multipart body could not be read (missing boundary).'));
           else if (err) reject(parseError(err));
           else resolve({ fields: plainFields(req.body), sawFile });
         });
@@ -118,36 +121,14 @@ export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: F
   });
 }
 
-/** Pipes a part into a sink and settles when the sink has everything (or fails). */
-export function pour(src: Readable, sink: Writable): Promise<void> {
-  return new Promise((resolve, reject) => {
-    // The part may have failed while the handler was still opening its file: no event will come.
-    if (src.errored) return reject(src.errored);
-    if (src.destroyed && !src.readableEnded) return reject(new Error('the file part was cut short'));
-    let settled = false;
-    const fail = (e: unknown) => {
-      if (settled) return;
-      settled = true;
-      src.unpipe(sink);
-      reject(e);
-    };
-    sink.on('error', fail);
-    src.on('error', fail);
-    sink.on('finish', () => {
-      if (!settled) {
-        settled = true;
-        resolve();
-      }
-    });
-    // A dropped connection errors the part: multer destroys the parser, which destroys the part.
-    src.pipe(sink);
-  });
-}
-
-/** Answers once the request body is consumed (bounded wait), so clients still sending read the answer. */
-export function answerAfterDrain(req: Request, res: Response, status: number, body: unknown): void {
+/**
+ * Answers an error once the request body is consumed (bounded wait), so a client still sending
+ * (a phone mid-upload) reads the answer instead of a reset connection.
+ */
+export function sendErrorAfterDrain(req: Request, res: Response, err: unknown): void {
+  const { status, body, headers } = errorAnswer(err);
   const send = () => {
-    if (!res.headersSent) res.status(status).json(body);
+    if (!res.headersSent) res.status(status).set(headers).json(body);
   };
   if (req.complete || req.readableEnded) return send();
   req.unpipe();

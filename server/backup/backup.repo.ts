@@ -1,5 +1,8 @@
 import { openDatabase } from '../db/open.js';
 
+// All of the backup's SQL. Each step opens its own connection to a database file (the live
+// one only to copy it), so the running server's connection and writers are never involved.
+
 const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads'] as const;
 
 /**

@@ -1,0 +1,65 @@
+import type { RequestHandler } from 'express';
+import { AppError, forbidden } from '../errors.js';
+import type { UsersService } from '../users/users.service.js';
+import { FORBIDDEN_MESSAGE, type AuthUser, type Permission } from './permissions.js';
+
+// Express's Request is declared in express-serve-static-core; merging into it there gives
+// every handler a typed req.user without a global namespace.
+declare module 'express-serve-static-core' {
+  interface Request {
+    user?: AuthUser;
+  }
+}
+
+const SIGN_IN = 'Please sign in to continue.';
+const CROSS_SITE = 'Cross-site requests are not allowed.';
+
+/** Resolves the session's user on every request; inactive or deleted users count as signed out. */
+export function loadUser(users: UsersService): RequestHandler {
+  return async (req, _res, next) => {
+    const id = req.session?.userId;
+    if (id === undefined) return next();
+    const user = await users.sessionUser(id);
+    if (user) req.user = user;
+    next();
+  };
+}
+
+export const requireAuth: RequestHandler = (req, _res, next) => {
+  if (!req.user) throw new AppError('not_signed_in', SIGN_IN);
+  next();
+};
+
+/** 401 without a session, 403 with a session that lacks the permission. */
+export function requirePermission(permission: Permission): RequestHandler {
+  return (req, _res, next) => {
+    if (!req.user) throw new AppError('not_signed_in', SIGN_IN);
+    if (!req.user.permissions[permission]) throw forbidden(FORBIDDEN_MESSAGE[permission]);
+    next();
+  };
+}
+
+const UNSAFE = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/**
+ * Refuses state-changing calls from another site. Browsers send Origin on such requests;
+ * scripts without one (curl) are allowed, since they carry no ambient cookies by accident.
+ */
+export const sameOriginOnly: RequestHandler = (req, _res, next) => {
+  if (!UNSAFE.has(req.method)) return next();
+  if (req.get('sec-fetch-site') === 'cross-site') throw forbidden(CROSS_SITE);
+  const origin = req.get('origin');
+  if (!origin) return next();
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host;
+  } catch {
+    throw forbidden(CROSS_SITE);
+  }
+  // req.host honours X-Forwarded-Host only when TRUST_PROXY is on.
+  const host = req.get('x-forwarded-host') && req.app.get('trust proxy fn')?.(req.socket.remoteAddress, 0)
+    ? req.get('x-forwarded-host')!.split(',')[0].trim()
+    : req.get('host');
+  if (originHost !== host) throw forbidden(CROSS_SITE);
+  next();
+};

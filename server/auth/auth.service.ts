@@ -1,0 +1,39 @@
+import { AppError, invalid } from '../errors.js';
+import type { UsersService } from '../users/users.service.js';
+import type { AuthUser } from './permissions.js';
+import { FailureLimiter } from './rate-limit.js';
+
+const INVALID = 'Invalid username or password';
+
+/** Sign-in decisions: required fields, the failure limit per username and client address, the password check. */
+export class AuthService {
+  constructor(
+    private readonly users: UsersService,
+    private readonly limiter = new FailureLimiter(),
+  ) {}
+
+  /** The user these credentials sign in, or an AppError (invalid_input, rate_limited, not_signed_in). */
+  async signIn(username: string, password: string, clientAddress: string | undefined): Promise<AuthUser> {
+    if (!username || !password) throw invalid('Username and password are required.');
+    const keys = [`user:${username.toLowerCase()}`, `ip:${clientAddress}`];
+    const wait = this.limiter.blockedFor(keys);
+    if (wait > 0) {
+      throw new AppError(
+        'rate_limited',
+        `Too many failed sign-in attempts. Please try again in ${Math.ceil(wait / 60)} minutes.`,
+        { retry_after: wait },
+      );
+    }
+    const user = await this.users.verifyCredentials(username, password);
+    if (!user) {
+      this.limiter.fail(keys);
+      throw new AppError('not_signed_in', INVALID);
+    }
+    return user;
+  }
+
+  /** After the session holds the user: last_login and the activity row. */
+  signedIn(user: AuthUser): Promise<void> {
+    return this.users.recordLogin(user);
+  }
+}

@@ -1,0 +1,33 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+/** The dashboard's own reads over photos and uploads (it writes nothing). */
+export class DashboardRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /**
+   * Uploads since `sinceIso`, counted per UTC day. SQLite's date() reads any ISO 8601 time with
+   * a zone, so the grouping does not depend on how a timestamp was written.
+   */
+  async uploadsPerDay(sinceIso: string): Promise<Map<string, number>> {
+    const rows = await sql<{ day: string; n: number }>`
+      SELECT date(upload_timestamp) AS day, count(*) AS n FROM photos
+      WHERE julianday(upload_timestamp) >= julianday(${sinceIso})
+      GROUP BY day`.execute(this.db);
+    return new Map(rows.rows.map((r) => [r.day, Number(r.n)]));
+  }
+
+  async countSince(sinceIso: string): Promise<number> {
+    const r = await sql<{ n: number }>`
+      SELECT count(*) AS n FROM photos WHERE julianday(upload_timestamp) >= julianday(${sinceIso})`.execute(this.db);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  /** Changes whenever media is added, removed, rebuilt or partly received (cheap: one scan of two tables). */
+  async storageSignature(): Promise<string> {
+    const r = await sql<{ sig: string }>`
+      SELECT (SELECT count(*) || ':' || coalesce(sum(file_size), 0) || ':' || coalesce(sum(derivative_version), 0) || ':' || count(thumb_path) || ':' || count(display_path) FROM photos)
+        || '/' || (SELECT count(*) || ':' || coalesce(sum(received_bytes), 0) FROM uploads) AS sig`.execute(this.db);
+    return r.rows[0]?.sig ?? '';
+  }
+}

@@ -1,0 +1,37 @@
+import type { Module } from '../http/module.js';
+import { log } from '../log.js';
+import type { EventBus } from './bus.js';
+import { eventsRouter } from './events.routes.js';
+import { EventStreams } from './events.service.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface EventsModuleOptions {
+  /** How often an idle stream gets a ping comment (tests shorten it). */
+  pingMs?: number;
+}
+
+/** The reception wall's live feed (GET /api/events); old events are pruned daily. */
+export function createEventsModule(deps: { bus: EventBus }, opts: EventsModuleOptions = {}): Module & { streams: EventStreams } {
+  const { bus } = deps;
+  const streams = new EventStreams(bus);
+  let pruneTimer: NodeJS.Timeout | undefined;
+  const prune = () => bus.prune().catch((err) => log.warn('Could not prune old wall events', err));
+  return {
+    name: 'events',
+    streams,
+    publicApi: [eventsRouter(streams, { pingMs: opts.pingMs })],
+    start() {
+      void prune();
+      pruneTimer = setInterval(prune, DAY_MS);
+      pruneTimer.unref();
+    },
+    closing() {
+      streams.closeAll();
+    },
+    stop() {
+      clearInterval(pruneTimer);
+      streams.closeAll();
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { sql, type Kysely } from 'kysely';
+import type { DB } from '../db/schema.js';
+
+/** One event for live screens: photo-visible carries the gallery item, photo-hidden carries {id}. */
+export interface BusEvent {
+  id: number;
+  type: 'photo-visible' | 'photo-hidden';
+  data: unknown;
+}
+
+/** The events table (written only here): one row per published event, kept for reconnects. */
+export class EventsRepo {
+  constructor(private readonly db: Kysely<DB>) {}
+
+  /** Stores an event and returns its id. */
+  async insert(type: BusEvent['type'], data: unknown, createdAt = Date.now()): Promise<number> {
+    const row = await this.db
+      .insertInto('events')
+      .values({ type, data: JSON.stringify(data), created_at: createdAt })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    return row.id;
+  }
+
+  /** Events after `lastId`, oldest first. */
+  async since(lastId: number, limit: number): Promise<BusEvent[]> {
+    const rows = await this.db.selectFrom('events').selectAll().where('id', '>', lastId).orderBy('id').limit(limit).execute();
+    return rows.map((r) => ({ id: r.id, type: r.type as BusEvent['type'], data: JSON.parse(r.data) }));
+  }
+
+  /** The oldest stored id, and the last id ever given (AUTOINCREMENT never reuses one); 0 when none. */
+  async bounds(): Promise<{ first: number; last: number }> {
+    const first = await this.db.selectFrom('events').select((eb) => eb.fn.min<number | null>('id').as('id')).executeTakeFirst();
+    const seq = await sql<{ seq: number }>`SELECT seq FROM sqlite_sequence WHERE name = 'events'`.execute(this.db);
+    return { first: first?.id ?? 0, last: seq.rows[0]?.seq ?? 0 };
+  }
+
+  async deleteOlderThan(cutoffMs: number): Promise<void> {
+    await this.db.deleteFrom('events').where('created_at', '<', cutoffMs).execute();
+  }
+}

@@ -1,0 +1,112 @@
+import { log } from '../log.js';
+import type { BusEvent, EventBus } from './bus.js';
+
+/** Where a live screen's events go: an open event stream, seen without its transport. */
+export interface EventSink {
+  /** Throws when the connection can no longer be written. */
+  send(ev: { id: number; type: string; data: unknown }): void;
+  end(): void;
+  destroy(): void;
+  onClose(fn: () => void): void;
+}
+
+export interface EventStreamsOptions {
+  /** A client that missed more than this is told to reload its list instead of replaying. */
+  maxReplay?: number;
+}
+
+const REPLAY_BATCH = 500;
+
+/**
+ * The live screens' feed. On connect it subscribes first and buffers, then replays what the
+ * client missed, then sends `ready` ({last_event_id, resync}) and whatever arrived meanwhile,
+ * so nothing falls between replay and live. `resync: true` means the replay could not be
+ * complete (events pruned, a different database, too many missed): the client reloads its list.
+ */
+export class EventStreams {
+  private readonly open = new Set<EventSink>();
+  private readonly maxReplay: number;
+
+  constructor(
+    private readonly bus: EventBus,
+    opts: EventStreamsOptions = {},
+  ) {
+    this.maxReplay = opts.maxReplay ?? 2_000;
+  }
+
+  get size(): number {
+    return this.open.size;
+  }
+
+  /** Ends every stream (shutdown): browsers reconnect on their own once the server is back. */
+  closeAll(): void {
+    for (const sink of this.open) sink.end();
+    this.open.clear();
+  }
+
+  /** Feeds `sink` from `given` (the client's last event id, if it sent one) until it closes. */
+  async connect(sink: EventSink, given: number | undefined): Promise<void> {
+    let lastSent = 0;
+    let replaying = true;
+    let closed = false;
+    const pending: BusEvent[] = [];
+    const send = (ev: BusEvent) => {
+      if (closed || ev.id <= lastSent) return;
+      lastSent = ev.id;
+      try {
+        sink.send(ev);
+      } catch (err) {
+        // Runs inside bus.publish: a broken connection must never fail the approval that published.
+        log.warn('Dropping a wall stream that could not be written', err);
+        cleanup();
+        sink.destroy();
+      }
+    };
+    const unsubscribe = this.bus.subscribe((ev) => (replaying ? pending.push(ev) : send(ev)));
+    const cleanup = () => {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      this.open.delete(sink);
+    };
+    sink.onClose(cleanup);
+    this.open.add(sink);
+
+    try {
+      const { first, last } = await this.bus.bounds();
+      // Whatever was published after we subscribed is news to this client even if its id is <= last.
+      const fresh = pending.length ? Math.min(last, pending[0].id - 1) : last;
+      let resync = false;
+      if (given === undefined) {
+        lastSent = fresh;
+      } else if (given > last || given < (first || last + 1) - 1) {
+        // A different database, or events it missed were pruned: replaying would leave gaps.
+        resync = true;
+        lastSent = fresh;
+      } else {
+        lastSent = given;
+        let replayed = 0;
+        for (;;) {
+          const batch = await this.bus.since(lastSent, REPLAY_BATCH);
+          if (closed) return;
+          for (const ev of batch) send(ev);
+          replayed += batch.length;
+          if (batch.length < REPLAY_BATCH) break;
+          if (replayed >= this.maxReplay) {
+            resync = true;
+            break;
+          }
+        }
+        if (resync) lastSent = Math.max(lastSent, fresh);
+      }
+      if (closed) return;
+      sink.send({ id: lastSent, type: 'ready', data: { last_event_id: lastSent, resync } });
+      replaying = false;
+      for (const ev of pending.splice(0)) send(ev);
+    } catch (err) {
+      log.error('The event stream could not start', err);
+      cleanup();
+      sink.end();
+    }
+  }
+}

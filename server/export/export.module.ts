@@ -1,0 +1,20 @@
+import type { Kysely } from 'kysely';
+import type { DataPaths } from '../context.js';
+import type { DB } from '../db/schema.js';
+import type { Module } from '../http/module.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import { ExportRepo } from './export.repo.js';
+import { exportRouter } from './export.routes.js';
+import { ExportService } from './export.service.js';
+
+/** Streamed ZIP downloads of originals with manifest.json (GET/POST /admin/api/export.zip). */
+export function createExportModule(deps: { db: Kysely<DB>; paths: DataPaths; settings: SettingsService }): Module {
+  const service = new ExportService(new ExportRepo(deps.db), deps.paths, deps.settings);
+  return {
+    name: 'export',
+    adminApi: [exportRouter(service)],
+    // Downloads may run for an hour; they can be restarted, so they do not hold up shutdown.
+    closing: () => service.abortAll(),
+    stop: () => service.abortAll(),
+  };
+}

@@ -1,0 +1,72 @@
+import type { Statement } from 'better-sqlite3';
+import type { Sqlite } from '../db/open.js';
+import { GALLERY_COLUMNS, type GalleryRow } from './photos.mappers.js';
+
+/** Every ANCHOR_STEP-th visible photo's sort key is remembered, so a deep page skips at most that many. */
+const ANCHOR_STEP = 100;
+/** Pages kept between two changes of the gallery (every guest scrolls through the same first pages). */
+const MAX_CACHED_PAGES = 1000;
+
+type SortKey = [upload_timestamp: string, id: string];
+
+/**
+ * The public gallery's reads (read-only; photos.repo.ts writes the table). This is the hot path
+ * (every guest's phone, the wall), so it uses synchronous prepared statements on the connection
+ * rather than Kysely. OFFSET makes SQLite walk past every earlier row, so pages start from a
+ * remembered sort key near the offset instead (a keyset seek). Keys and pages read are kept until
+ * a visible photo changes.
+ */
+export class GalleryRepo {
+  private readonly firstKey: Statement<[]>;
+  private readonly nextAnchor: Statement<[string, string]>;
+  private readonly pageFrom: Statement<[string, string, number, number]>;
+  private readonly visibleCount: Statement<[]>;
+  private readonly galleryVersion: Statement<[]>;
+  private gallery: { mark: number; anchors: SortKey[]; total: number; pages: Map<string, GalleryRow[]> } | undefined;
+
+  constructor(sqlite: Sqlite) {
+    const order = 'ORDER BY upload_timestamp DESC, id DESC';
+    this.firstKey = sqlite.prepare(`SELECT upload_timestamp, id FROM photos WHERE is_visible = 1 ${order} LIMIT 1`).raw() as Statement<[]>;
+    this.nextAnchor = sqlite
+      .prepare(`SELECT upload_timestamp, id FROM photos WHERE is_visible = 1 AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT 1 OFFSET ${ANCHOR_STEP}`)
+      .raw() as Statement<[string, string]>;
+    this.pageFrom = sqlite.prepare(
+      `SELECT ${GALLERY_COLUMNS.join(', ')} FROM photos WHERE is_visible = 1 AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT ? OFFSET ?`,
+    );
+    this.visibleCount = sqlite.prepare(`SELECT count(*) FROM photos WHERE is_visible = 1`).pluck();
+    // Bumped by triggers whenever a visible photo is inserted, updated or deleted, on any connection.
+    this.galleryVersion = sqlite.prepare(`SELECT n FROM gallery_version WHERE id = 1`).pluck();
+  }
+
+  private index() {
+    const mark = this.galleryVersion.get() as number;
+    if (this.gallery?.mark === mark) return this.gallery;
+    const anchors: SortKey[] = [];
+    let key = this.firstKey.get() as SortKey | undefined;
+    while (key) {
+      anchors.push(key);
+      key = this.nextAnchor.get(key[0], key[1]) as SortKey | undefined;
+    }
+    this.gallery = { mark, anchors, total: this.visibleCount.get() as number, pages: new Map() };
+    return this.gallery;
+  }
+
+  /** Visible photos, newest first; the id breaks ties so pages never overlap. */
+  listVisible(limit: number, offset: number): GalleryRow[] {
+    const { anchors, total, pages } = this.index();
+    if (offset >= total) return [];
+    const key = `${limit}:${offset}`;
+    let rows = pages.get(key);
+    if (!rows) {
+      const anchor = anchors[Math.floor(offset / ANCHOR_STEP)];
+      rows = this.pageFrom.all(anchor[0], anchor[1], limit, offset % ANCHOR_STEP) as GalleryRow[];
+      if (pages.size >= MAX_CACHED_PAGES) pages.clear();
+      pages.set(key, rows);
+    }
+    return rows;
+  }
+
+  countVisible(): number {
+    return this.index().total;
+  }
+}

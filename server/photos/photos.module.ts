@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { DataPaths } from '../context.js';
+import type { Sqlite } from '../db/open.js';
+import type { DB } from '../db/schema.js';
+import type { EventBus } from '../events/bus.js';
+import type { Module } from '../http/module.js';
+import type { Processing } from '../processing/processing.service.js';
+import { DownloadTokens } from './download-tokens.js';
+import { mediaRouter } from './media.routes.js';
+import { adminPhotosRouter, publicPhotosRouter } from './photos.routes.js';
+import { PhotosService } from './photos.service.js';
+
+export interface PhotosModuleDeps {
+  config: Config;
+  paths: DataPaths;
+  db: Kysely<DB>;
+  /** The connection the public gallery reads with synchronous prepared statements (its hot path). */
+  sqlite: Sqlite;
+  bus: EventBus;
+  processing: Processing;
+}
+
+/** Stored photos: the public gallery, stats and upload status poll, moderation, and the /media files. */
+export function createPhotosModule({ paths, db, sqlite, bus, processing }: PhotosModuleDeps): Module {
+  const photos = new PhotosService({ paths, db, sqlite, bus, processing });
+  const downloads = new DownloadTokens();
+  return {
+    name: 'photos',
+    publicApi: [publicPhotosRouter(photos)],
+    adminApi: [adminPhotosRouter(photos, downloads)],
+    root: [mediaRouter(paths, photos, downloads)],
+  };
+}

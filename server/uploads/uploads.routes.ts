@@ -1,0 +1,62 @@
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { isAppError } from '../errors.js';
+import { readMultipart, sendErrorAfterDrain } from '../http/multipart.js';
+import { fileTooLarge } from './single-upload.js';
+import type { StoredUpload } from './store.js';
+import type { ReadForm } from './streams.js';
+import type { UploadsService } from './uploads.service.js';
+
+/** Room for the multipart envelope around a file of the largest allowed size. */
+const ENVELOPE_BYTES = 1024 * 1024;
+
+/** SPEC §3 "upload creation response": 201 for a new photo, 200 for an exact duplicate. */
+function sendCreated(res: Response, r: StoredUpload): void {
+  if (r.duplicate) res.status(200).json({ success: true, photo_id: r.photoId, duplicate: true, duplicate_type: 'exact' });
+  else res.status(201).json({ success: true, photo_id: r.photoId, duplicate: false, duplicate_type: null });
+}
+
+const formOf =
+  (req: Request): ReadForm =>
+  (onFile) =>
+    readMultipart(req, onFile);
+
+/** POST /api/upload, POST /api/upload-chunk, GET /api/upload-chunk/offset. */
+export function uploadsRouter(uploads: UploadsService, maxUploadBytes: number): Router {
+  // Checked before any byte is read; the body is drained so a phone still sending sees the answer.
+  const enabledOnly: RequestHandler = (req, res, next) => {
+    uploads.ensureEnabled().then(
+      () => next(),
+      (e) => (isAppError(e) ? sendErrorAfterDrain(req, res, e) : next(e)),
+    );
+  };
+  // A body declared far over the limit is refused before any of it is read.
+  const declaredSizeFits: RequestHandler = (req, res, next) => {
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxUploadBytes + ENVELOPE_BYTES) sendErrorAfterDrain(req, res, fileTooLarge(maxUploadBytes));
+    else next();
+  };
+
+  const api = Router();
+  api.post('/upload', declaredSizeFits, enabledOnly, async (req, res) => {
+    sendCreated(res, await uploads.receiveFile(formOf(req)));
+  });
+
+  api.post('/upload-chunk', enabledOnly, async (req, res) => {
+    const r = await uploads.receiveChunk(formOf(req));
+    if ('stored' in r) sendCreated(res, r.stored);
+    else res.json({ success: true, ...r.progress });
+  });
+
+  api.get('/upload-chunk/offset', async (req, res) => {
+    const q = req.query as Record<string, unknown>;
+    const str = (k: string) => (typeof q[k] === 'string' ? (q[k] as string).trim() : '');
+    const progress = await uploads.offset({
+      uploadId: str('upload_id') || undefined,
+      sessionId: str('session_id'),
+      filename: str('filename'),
+      totalSize: str('total_size'),
+    });
+    res.json({ success: true, ...progress });
+  });
+  return api;
+}
