@@ -31,10 +31,11 @@ RUN npm run build -- --quiet \
 
 # ---- runtime ----
 FROM node:24-bookworm-slim
-# ffmpeg/ffprobe for videos, tini so SIGTERM reaches node (and zombies are reaped),
-# jemalloc because sharp's docs recommend it over glibc's allocator for long-running processes.
+# ffmpeg/ffprobe for videos, heif-convert (libheif-examples) for iPhone HEIC photos, tini so
+# SIGTERM reaches node (and zombies are reaped), jemalloc because sharp's docs recommend it over
+# glibc's allocator for long-running processes.
 RUN apt-get update \
- && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg tini libjemalloc2 \
+ && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg libheif-examples tini libjemalloc2 \
  && rm -rf /var/lib/apt/lists/* \
  && ln -s "$(find /usr/lib -name libjemalloc.so.2 | head -n 1)" /usr/local/lib/libjemalloc.so.2 \
  && mkdir -p /data && chown node:node /data
@@ -45,9 +46,11 @@ COPY --from=build /src/package.json ./package.json
 COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 
+# UV_THREADPOOL_SIZE: file reads must not queue behind photo processing (server/threadpool.ts).
 ENV NODE_ENV=production \
     DATA_DIR=/data \
     PORT=3000 \
+    UV_THREADPOOL_SIZE=16 \
     LD_PRELOAD=/usr/local/lib/libjemalloc.so.2
 
 USER node

@@ -119,6 +119,12 @@ export interface GalleryItem {
   camera_model: string | null;
   width: number | null;
   height: number | null;
+  /** The title of the schedule item whose start/end window holds the photo's time, or null. */
+  moment: string | null;
+  /** The name the guest gave; null when anonymous or while show_uploader_names is off. */
+  uploader_name: string | null;
+  /** Seconds, for videos (null for photos and when unknown). */
+  duration: number | null;
 }
 
 /** A visible photo or video as GET /api/photos and the photo-visible event carry it. */
@@ -128,6 +134,8 @@ export type WallItem = GalleryItem;
 export interface LiveEventData {
   'photo-visible': GalleryItem;
   'photo-hidden': { id: string };
+  /** The couple paused or resumed the wall. */
+  'wall-state': { paused: boolean };
 }
 
 /** GET /api/public-url: the address guests reach, and its /live page (for QR codes). */
@@ -150,6 +158,8 @@ export interface GalleryResponse {
   success: true;
   photos: GalleryItem[];
   pagination: GalleryPagination;
+  /** Present while the gallery is still closed: when it opens (ISO 8601); the list is empty until then. */
+  opens_at?: string;
 }
 
 /** SPEC §3 "stats": GET /api/stats answers {success, stats}. */
@@ -228,11 +238,47 @@ export interface BulkDeleteResponse {
 export interface RegenerateAllResponse {
   success: true;
   statistics: { processed: number; succeeded: number; failed: number };
+  /** True when the answer came before the work ended (after 60 s): it goes on, statistics are so far. */
+  running: boolean;
 }
 
 export interface DownloadResponse {
   success: true;
   download_url: string;
+}
+
+// ---- Guests by name ----
+
+/** One of the calling guest's own uploads (GET /api/my/uploads), hidden ones included. */
+export interface MyUpload {
+  id: string;
+  original_filename: string;
+  content_type: string;
+  status: PhotoStatus;
+  is_visible: boolean;
+  /** Serves to this guest even while the photo is hidden. */
+  thumbnail_url: string | null;
+  upload_timestamp: string;
+  uploader_name: string | null;
+}
+
+/** GET /api/my/uploads */
+export interface MyUploadsResponse {
+  success: true;
+  photos: MyUpload[];
+  pagination: GalleryPagination;
+}
+
+/** A name guests gave and how many photos carry it. */
+export interface UploaderCount {
+  name: string;
+  count: number;
+}
+
+/** GET /admin/api/uploaders: the photos page's filter by guest. */
+export interface UploadersResponse {
+  success: true;
+  uploaders: UploaderCount[];
 }
 
 // ---- Dashboard (SPEC §2) ----
@@ -267,6 +313,8 @@ export interface Dashboard {
   chart_data: { uploads_by_day: { date: string; uploads: number }[]; camera_stats: { name: string; value: number }[] };
   recent_activity: ActivityItem[];
   recent_photos: AdminPhoto[];
+  /** The guests who shared the most, by the name they gave. */
+  top_contributors: UploaderCount[];
   user_permissions: Permissions;
 }
 
@@ -286,7 +334,13 @@ export interface ScheduleItem {
   /** Who may attend. */
   attendance: string;
   description: string;
+  /** The moment's window (ISO 8601 with an offset); photos taken in it belong to this item. */
+  starts_at?: string | null;
+  ends_at?: string | null;
 }
+
+/** manual: new uploads wait for approval; auto: a new upload becomes visible once processed. */
+export type Moderation = 'manual' | 'auto';
 
 export interface WeddingSettings {
   couple_names: [string, string];
@@ -295,6 +349,15 @@ export interface WeddingSettings {
   thank_you_message: string;
   schedule: ScheduleItem[];
   uploads_enabled: boolean;
+  moderation: Moderation;
+  /** null: the gallery is open; else it opens at this time (ISO 8601). */
+  gallery_opens_at: string | null;
+  /** The wall shows only its QR code while paused. */
+  wall_paused: boolean;
+  /** IANA zone the schedule's times are entered in, e.g. "Europe/Berlin". */
+  time_zone: string;
+  /** Gallery, viewer and wall show who shared a photo ("Shared by Anna"). */
+  show_uploader_names: boolean;
 }
 
 export interface SettingsResponse {

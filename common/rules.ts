@@ -43,3 +43,20 @@ export function parsePhotoIds(raw: unknown, max: number): { ids: string[] } | { 
   if (bad !== undefined) return { problem: `photo_ids holds something that is not a photo id: ${JSON.stringify(bad).slice(0, 80)}.` };
   return { ids: [...new Set(raw as string[])] };
 }
+
+/** A guest's name on their uploads: optional, at most this many characters once cleaned. */
+export const UPLOADER_NAME_MAX = 60;
+
+/**
+ * The name a guest gave with an upload: control characters removed, surrounding spaces trimmed;
+ * empty means anonymous (null). Longer than UPLOADER_NAME_MAX: a sentence describing the problem.
+ */
+export function cleanUploaderName(raw: unknown): { name: string | null } | { problem: string } {
+  if (raw === undefined || raw === null) return { name: null };
+  if (typeof raw !== 'string') return { problem: 'Your name must be text.' };
+  // C0 and C1 control characters (newlines, tabs, escapes) never belong in a name shown on a wall.
+  const name = raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
+  if (!name) return { name: null };
+  if ([...name].length > UPLOADER_NAME_MAX) return { problem: `Your name can be at most ${UPLOADER_NAME_MAX} characters long.` };
+  return { name };
+}

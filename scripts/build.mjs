@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { build } from 'esbuild';
+import { writeAppManifest } from './app-manifest.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const dist = path.join(root, 'dist');
@@ -56,7 +57,9 @@ async function buildClient() {
     ?? result.metafile.outputs[mainJs]?.cssBundle;
   const rel = (f) => '/' + path.relative(out, path.join(root, f)).split(path.sep).join('/');
   const template = fs.readFileSync(path.join(root, 'client', 'index.html'), 'utf8');
+  const manifestLink = await writeAppManifest(path.join(out, 'assets'));
   const html = template
+    .replace('<!--MANIFEST-->', manifestLink)
     .replace('<!--CSS-->', mainCss ? `<link rel="stylesheet" href="${rel(mainCss)}">` : '')
     .replace('<!--JS-->', `<script type="module" src="${rel(mainJs)}"></script>`);
   fs.writeFileSync(path.join(out, 'index.html'), html);

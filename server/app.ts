@@ -3,10 +3,12 @@ import path from 'node:path';
 import express, { Router, type Express } from 'express';
 import session from 'express-session';
 import { loadUser, sameOriginOnly } from './auth/auth.middleware.js';
-import type { SqliteSessionStore } from './auth/session-store.js';
+import { SESSION_LIFETIME_MS, type SqliteSessionStore } from './auth/session-store.js';
 import type { Config } from './config.js';
 import { apiNotFound, errorHandler } from './http/errors.js';
+import { endIdleBodies } from './http/idle-body.js';
 import type { Module } from './http/module.js';
+import { afterBodyTiming } from './http/server-timing.js';
 import { clientDir } from './paths.js';
 import type { UsersService } from './users/users.service.js';
 
@@ -23,13 +25,14 @@ export interface AppDeps {
 }
 
 export const SESSION_COOKIE = 'wedding.sid';
-const SESSION_MAX_AGE = 14 * 24 * 60 * 60 * 1000;
 
 /** The Express app; it never listens (server.ts does). */
 export function createApp({ config, sessionSecret, sessions, users, modules, ready }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
+  // `true` means the one tunnel or proxy in front: trusting every hop would let a client pick its
+  // own address in X-Forwarded-For and so reset the per-address sign-in limit.
+  app.set('trust proxy', config.trustProxy === true ? 1 : config.trustProxy);
   app.use((_req, res, next) => {
     res.set({
       'X-Content-Type-Options': 'nosniff',
@@ -39,9 +42,12 @@ export function createApp({ config, sessionSecret, sessions, users, modules, rea
     next();
   });
 
+  app.use(endIdleBodies(config.bodyIdleTimeoutMs));
+  app.use(['/api/upload', '/api/upload-chunk'], afterBodyTiming);
+
   app.get('/api/health', (_req, res) => {
     if (ready && !ready()) {
-      res.status(503).json({ success: false, status: 'starting', error: 'The server is starting.', code: 'unavailable' });
+      res.status(503).set('Retry-After', '5').json({ success: false, status: 'starting', error: 'The server is starting.', code: 'unavailable' });
       return;
     }
     res.json({ status: 'ok' });
@@ -59,7 +65,7 @@ export function createApp({ config, sessionSecret, sessions, users, modules, rea
       resave: false,
       saveUninitialized: false,
       rolling: false,
-      cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_MAX_AGE, path: '/' },
+      cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_LIFETIME_MS, path: '/' },
     }),
   );
   app.use(loadUser(users));

@@ -15,6 +15,10 @@ export interface Config {
   readonly uploadsEnabled: boolean;
   /** bytes; undefined: the size of the filesystem holding DATA_DIR. */
   readonly storageLimitBytes: number | undefined;
+  /** MIN_FREE_MB in bytes: uploads never leave less than this free on DATA_DIR's file system. */
+  readonly minFreeBytes: number;
+  /** A request body that sends nothing for this long is ended (BODY_IDLE_TIMEOUT_S). */
+  readonly bodyIdleTimeoutMs: number;
   readonly trustProxy: boolean | number | string;
   readonly maxUploadBytes: number;
   readonly publicUrl: string | undefined;
@@ -22,6 +26,8 @@ export interface Config {
   readonly ffprobePath: string;
   /** Processing jobs run at once; defaults to the number of cores. */
   readonly processingConcurrency: number;
+  /** "Regenerate all thumbnails" answers after at most this long while the work goes on (REGENERATE_ANSWER_S). */
+  readonly regenerateAnswerMs: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
@@ -103,6 +109,8 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
 
   const uploadsEnabled = bool('UPLOADS_ENABLED', true);
   const storageGb = positiveNumber('STORAGE_LIMIT_GB');
+  const minFreeMb = int('MIN_FREE_MB', 1024, 0, 1024 * 1024 * 1024);
+  const bodyIdleS = int('BODY_IDLE_TIMEOUT_S', 60, 1, 3600);
   const maxUploadGb = positiveNumber('MAX_UPLOAD_GB') ?? 2;
 
   let trustProxy: boolean | number | string = false;
@@ -133,6 +141,7 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     text('FFPROBE_PATH') ?? (ffmpegPath.endsWith('ffmpeg') ? ffmpegPath.slice(0, -'ffmpeg'.length) + 'ffprobe' : 'ffprobe');
 
   const processingConcurrency = int('PROCESSING_CONCURRENCY', Math.max(1, defaults.cores ?? 2), 1, 64);
+  const regenerateAnswerS = int('REGENERATE_ANSWER_S', 60, 1, 3600);
 
   const level = (text('LOG_LEVEL') ?? 'info').toLowerCase();
   const levels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -152,12 +161,15 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     coupleNames,
     uploadsEnabled,
     storageLimitBytes: storageGb === undefined ? undefined : Math.round(storageGb * GIB),
+    minFreeBytes: minFreeMb * 1024 * 1024,
+    bodyIdleTimeoutMs: bodyIdleS * 1000,
     trustProxy,
     maxUploadBytes: Math.round(maxUploadGb * GIB),
     publicUrl,
     ffmpegPath,
     ffprobePath,
     processingConcurrency,
+    regenerateAnswerMs: regenerateAnswerS * 1000,
     logLevel: level as Config['logLevel'],
   });
 }
@@ -174,12 +186,15 @@ export function describeConfig(c: Config): Record<string, unknown> {
     COUPLE_NAMES: c.coupleNames ? c.coupleNames.join(' & ') : '(default)',
     UPLOADS_ENABLED: c.uploadsEnabled,
     STORAGE_LIMIT_GB: c.storageLimitBytes ? +(c.storageLimitBytes / GIB).toFixed(2) : '(filesystem size)',
+    MIN_FREE_MB: c.minFreeBytes / (1024 * 1024),
+    BODY_IDLE_TIMEOUT_S: c.bodyIdleTimeoutMs / 1000,
     TRUST_PROXY: c.trustProxy,
     MAX_UPLOAD_GB: +(c.maxUploadBytes / GIB).toFixed(2),
     PUBLIC_URL: c.publicUrl ?? '(from each request)',
     FFMPEG_PATH: c.ffmpegPath,
     FFPROBE_PATH: c.ffprobePath,
     PROCESSING_CONCURRENCY: c.processingConcurrency,
+    REGENERATE_ANSWER_S: c.regenerateAnswerMs / 1000,
     LOG_LEVEL: c.logLevel,
   };
 }

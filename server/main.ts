@@ -2,6 +2,7 @@ import os from 'node:os';
 import { ConfigError, describeConfig, loadConfig } from './config.js';
 import { log, setLogLevel } from './log.js';
 import { startServer } from './server.js';
+import { threadPoolAdvice } from './threadpool.js';
 
 async function main(): Promise<void> {
   let config;
@@ -16,6 +17,8 @@ async function main(): Promise<void> {
   }
   setLogLevel(config.logLevel);
   log.info('Starting with settings', describeConfig(config));
+  const advice = threadPoolAdvice();
+  if (advice) log.warn(advice);
   const running = await startServer(config);
   log.info(`Wedding site listening on ${running.url} (all interfaces: ${config.host})`);
 

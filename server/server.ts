@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { createAuthModule } from './auth/auth.module.js';
+import { recoverInterruptedRestore } from './backup/swap.js';
 import { SqliteSessionStore } from './auth/session-store.js';
 import type { Config } from './config.js';
 import { dataPaths, type AppContext } from './context.js';
@@ -14,6 +15,7 @@ import { createKysely, openSqlite } from './db/open.js';
 import { EventBus } from './events/bus.js';
 import { createEventsModule } from './events/events.module.js';
 import { createExportModule } from './export/export.module.js';
+import { createGuestsModule } from './guests/guests.module.js';
 import type { Module } from './http/module.js';
 import { log } from './log.js';
 import { createPhotosModule } from './photos/photos.module.js';
@@ -21,6 +23,7 @@ import { createProcessing, type Processing } from './processing/processing.servi
 import { createQrModule } from './qr/qr.module.js';
 import { createSettingsModule } from './settings/settings.module.js';
 import { SettingsService } from './settings/settings.service.js';
+import { createStorageGuard, type StorageGuard } from './storage/storage.js';
 import { createUploadsModule } from './uploads/uploads.module.js';
 import { createUsersModule } from './users/users.module.js';
 import { UsersService } from './users/users.service.js';
@@ -31,6 +34,7 @@ export interface Services {
   users: UsersService;
   bus: EventBus;
   processing: Processing;
+  storage: StorageGuard;
 }
 
 export interface RunningServer {
@@ -73,10 +77,13 @@ function announceFirstAdmin(config: Config, first: { created: boolean; generated
 /** The composition root: builds every service and module once and hands each its dependencies. */
 export async function startServer(config: Config): Promise<RunningServer> {
   const paths = dataPaths(config.dataDir);
+  // A restore killed half way through replacing the site: the old site comes back whole.
+  if (recoverInterruptedRestore(config.dataDir) > 0) log.warn('An interrupted restore was undone: the site is as it was before it');
   for (const dir of [paths.root, paths.originals, paths.derived, paths.incoming]) fs.mkdirSync(dir, { recursive: true });
 
   const sqlite = openSqlite(paths.database);
   const db = createKysely(sqlite);
+  const storage = createStorageGuard({ config, paths, db, sqlite });
   let ready = false;
   const applied = await migrateToLatest(db);
   if (applied.length) log.info(`Database migrated: ${applied.join(', ')}`);
@@ -94,12 +101,13 @@ export async function startServer(config: Config): Promise<RunningServer> {
     createAuthModule({ config, users, sessions }),
     createUsersModule({ users }),
     createSettingsModule({ settings }),
-    createUploadsModule({ config, paths, db, settings, processing }),
-    createPhotosModule({ config, paths, db, sqlite, bus, processing }),
+    createUploadsModule({ config, paths, db, settings, processing, storage }),
+    createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
     createDashboardModule({ config, paths, db, users }),
-    createEventsModule({ bus }),
+    createEventsModule({ bus, settings }),
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),
+    createGuestsModule({ db, paths, bus }),
   ];
 
   const app = createApp({ config, sessionSecret: ctx.sessionSecret, sessions, users, modules, ready: () => ready });
@@ -151,5 +159,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
     return closing;
   };
 
-  return { ctx, services: { settings, users, bus, processing }, url, port, server, close };
+  return { ctx, services: { settings, users, bus, processing, storage }, url, port, server, close };
 }

@@ -8,6 +8,7 @@ import type {
   PhotoResponse,
   RegenerateAllResponse,
   SettingsResponse,
+  UploadersResponse,
   UserForm,
   UserResponse,
   UsersResponse,
@@ -41,10 +42,11 @@ export const adminApi = {
   dashboard: () => getJson<DashboardResponse>(`${A}/dashboard`),
 
   /** The approval queue asks for pending=true (hidden photos only); the All mode for show_all. */
-  photos: (q: { page: number; perPage: number; showAll: boolean; pending: boolean }) => {
+  photos: (q: { page: number; perPage: number; showAll: boolean; pending: boolean; uploader?: string | null }) => {
     const p = new URLSearchParams({ page: String(q.page), per_page: String(q.perPage) });
     if (q.pending) p.set('pending', 'true');
     else p.set('show_all', String(q.showAll));
+    if (q.uploader) p.set('uploader', q.uploader);
     return getJson<AdminPhotoList>(`${A}/photos?${p}`);
   },
   photoAction: (id: string, action: 'approve' | 'hide') => postJson<PhotoResponse>(`${A}/photos/${encodeURIComponent(id)}/${action}`),
@@ -56,6 +58,8 @@ export const adminApi = {
   rotate: (id: string) => postJson<PhotoResponse>(`${A}/photos/${encodeURIComponent(id)}/rotate`, { degrees: 90 }),
   download: (id: string) => getJson<DownloadResponse>(`${A}/photos/${encodeURIComponent(id)}/download`),
   regenerate: (id: string) => postJson<PhotoResponse>(`${A}/photos/${encodeURIComponent(id)}/regenerate-thumbnail`),
+  /** The names guests gave, with their counts: the photos page's filter by guest. */
+  uploaders: () => getJson<UploadersResponse>(`${A}/uploaders`),
   regenerateAll: () => postJson<RegenerateAllResponse>(`${A}/photos/regenerate-all-thumbnails`),
 
   users: () => getJson<UsersResponse>(`${A}/users`),
@@ -66,4 +70,6 @@ export const adminApi = {
 
   settings: () => getJson<SettingsResponse>(`${A}/settings`),
   saveSettings: (s: WeddingSettings) => putJson<SettingsResponse>(`${A}/settings`, s),
+  /** Changes only the settings named (the wall's pause button). */
+  patchSettings: (s: Partial<WeddingSettings>) => putJson<SettingsResponse>(`${A}/settings`, s),
 };

@@ -6,6 +6,8 @@ export interface PhotosPage {
   photos: GalleryItem[];
   pagination: GalleryPagination;
   error?: string;
+  /** The gallery is closed until then (ISO 8601). */
+  opens_at?: string;
 }
 
 export const PAGE_SIZE = 20;
@@ -16,14 +18,15 @@ export const EMPTY_STATS: Stats = { total_photos: 0, total_size_mb: 0, media_bre
  * GET /api/photos (SPEC §7): a failure becomes an empty list with success false and SPEC's
  * message, so the page decides between a toast and the error screen.
  */
-export async function fetchPhotos(offset: number, limit = PAGE_SIZE): Promise<PhotosPage> {
+export async function fetchPhotos(offset: number, limit = PAGE_SIZE, moment?: string): Promise<PhotosPage> {
   const empty = (error: string): PhotosPage => ({ success: false, photos: [], pagination: { total: 0, limit, offset, has_more: false }, error });
   try {
-    const res = await fetch(`/api/photos?limit=${limit}&offset=${offset}`);
+    const only = moment === undefined ? '' : `&moment=${encodeURIComponent(moment)}`;
+    const res = await fetch(`/api/photos?limit=${limit}&offset=${offset}${only}`);
     if (!res.ok) return empty(`Failed to fetch photos: ${res.statusText || res.status}`);
     const data = (await res.json()) as Partial<GalleryResponse>;
     if (!data.success || !Array.isArray(data.photos)) return empty('Failed to load photos');
-    return { success: true, photos: data.photos, pagination: { total: 0, limit, offset, has_more: false, ...data.pagination } };
+    return { success: true, photos: data.photos, pagination: { total: 0, limit, offset, has_more: false, ...data.pagination }, opens_at: data.opens_at };
   } catch {
     return empty('Failed to load photos');
   }

@@ -11,7 +11,8 @@ export function Footer() {
     <footer className="site-footer">
       <p>Made with care for {names}'s wedding</p>
       <p className="site-footer-meta">
-        <Link href="/admin/login">Admin</Link>
+        {/* "~" makes the path absolute, also inside the nested /admin routes. */}
+        <Link href="~/admin/login">Admin</Link>
         <span aria-hidden="true"> · </span>
         <span>© {new Date().getFullYear()}</span>
       </p>

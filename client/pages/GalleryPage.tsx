@@ -8,6 +8,10 @@ import { Footer } from '../components/Footer';
 import { GalleryGrid, GallerySkeleton } from '../components/guest/GalleryGrid';
 import { MediaViewer } from '../components/guest/MediaViewer';
 import { toast } from '../components/ui/toast';
+import { MomentFilter, useMomentsWithPhotos } from '../components/guest/MomentFilter';
+import { formatInZone } from '../components/zoned-time';
+import { settings } from '../state/settings';
+import { useSignals } from '@preact/signals-react/runtime';
 
 interface State {
   items: GalleryItem[];
@@ -16,9 +20,15 @@ interface State {
   /** 'first' until the first page arrives; 'more' while "Load More Media" runs. */
   loading: 'first' | 'more' | 'refresh' | null;
   error: string | null;
+  /** Set while the couple keep the gallery closed: when it opens. */
+  opensAt?: string;
 }
 
 export function GalleryPage() {
+  useSignals();
+  const moments = useMomentsWithPhotos();
+  const [moment, setMoment] = useState<string | null>(null);
+  const momentRef = useRef<string | null>(null);
   const [s, setS] = useState<State>({ items: [], total: 0, hasMore: false, loading: 'first', error: null });
   const [open, setOpen] = useState<GalleryItem | null>(null);
   const trigger = useRef<HTMLElement | null>(null);
@@ -28,7 +38,10 @@ export function GalleryPage() {
     if (busy.current) return;
     busy.current = true;
     setS((p) => ({ ...p, loading: mode, error: mode === 'more' ? p.error : null }));
-    const r = await fetchPhotos(offset);
+    const asked = momentRef.current;
+    const r = await fetchPhotos(offset, undefined, asked ?? undefined);
+    // A page for the moment chosen before the current one is dropped.
+    if (asked !== momentRef.current) return;
     busy.current = false;
     if (!r.success) {
       const message = r.error || 'Failed to load photos';
@@ -39,13 +52,21 @@ export function GalleryPage() {
     setS((p) => {
       const base = mode === 'more' ? p.items : [];
       const seen = new Set(base.map((i) => i.id));
-      return { items: [...base, ...r.photos.filter((i) => !seen.has(i.id))], total: r.pagination.total, hasMore: r.pagination.has_more, loading: null, error: null };
+      const items = [...base, ...r.photos.filter((i) => !seen.has(i.id))];
+      return { items, total: r.pagination.total, hasMore: r.pagination.has_more, loading: null, error: null, opensAt: r.opens_at };
     });
   }, []);
 
   useEffect(() => {
     void load(0, 'first');
   }, [load]);
+
+  const chooseMoment = (m: string | null) => {
+    momentRef.current = m;
+    setMoment(m);
+    busy.current = false; // a page still loading for the previous choice is dropped when it arrives
+    void load(0, 'first');
+  };
 
   const close = useCallback(() => {
     setOpen(null);
@@ -73,7 +94,19 @@ export function GalleryPage() {
           </button>
         </header>
 
+        <MomentFilter moments={moments} value={moment} onChange={chooseMoment} />
+
         {firstLoad && <GallerySkeleton />}
+
+        {s.opensAt && !firstLoad && (
+          <div className="card gallery-message" role="status">
+            <h2>The Gallery Opens Soon</h2>
+            <p className="muted">The gallery opens on {formatInZone(s.opensAt, settings.value?.time_zone)}. Keep sharing your photos and videos until then!</p>
+            <Link href="/live" className="btn">
+              Upload Photos &amp; Videos
+            </Link>
+          </div>
+        )}
 
         {showError && !firstLoad && (
           <div className="card gallery-message" role="alert">
@@ -85,7 +118,7 @@ export function GalleryPage() {
           </div>
         )}
 
-        {!firstLoad && !showError && s.items.length === 0 && s.loading === null && (
+        {!firstLoad && !showError && !s.opensAt && s.items.length === 0 && s.loading === null && (
           <div className="card gallery-message">
             <h2>No Photos or Videos Yet</h2>
             <p className="muted">Be the first to share a memory from our special day!</p>

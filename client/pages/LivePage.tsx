@@ -5,16 +5,21 @@ import { Link } from 'wouter';
 import type { Stats } from '../../common/api-types';
 import { EMPTY_STATS, fetchStats } from '../api/guest';
 import { Footer } from '../components/Footer';
+import { GuestNameField } from '../components/guest/GuestNameField';
 import { InsightsCard } from '../components/guest/InsightsCard';
+import { MyUploads } from '../components/guest/MyUploads';
 import { UploadBox } from '../components/guest/UploadBox';
 import { coupleNames, settings } from '../state/settings';
-import { finishedCount } from '../state/uploads';
+import { finishedCount, startUploadQueue } from '../state/uploads';
 
 export function LivePage() {
   useSignals();
   const [stats, setStats] = useState<Stats>(EMPTY_STATS);
   const finished = finishedCount.value;
   const names = coupleNames(settings.value);
+
+  // Files an earlier visit left unfinished come back and carry on.
+  useEffect(startUploadQueue, []);
 
   // Numbers refresh when the page opens and each time one of this guest's files is done.
   useEffect(() => {
@@ -34,7 +39,9 @@ export function LivePage() {
           <p className="lead muted">Share the moments you captured. Photos and videos up to 2GB each are welcome.</p>
         </header>
 
+        <GuestNameField />
         <UploadBox />
+        <MyUploads />
 
         <p className="live-gallery-link">
           <Link href="/gallery" className="btn btn-outline">

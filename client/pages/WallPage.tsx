@@ -1,12 +1,12 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useMemo, useSyncExternalStore, type CSSProperties } from 'react';
+import { useEffect, useMemo, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import { WallPlayer } from '../components/wall/player';
 import { preloadImage } from '../components/wall/preload';
 import { ShareCorner } from '../components/wall/ShareCorner';
 import { WallFeed } from '../components/wall/wall-feed';
 import { WallMedia } from '../components/wall/WallMedia';
 import { keepScreenOn } from '../components/wall/wake-lock';
-import { coupleNames, settings } from '../state/settings';
+import { coupleNames, loadSettings, settings } from '../state/settings';
 
 const MAX_ITEMS = 500;
 
@@ -33,9 +33,26 @@ export default function WallPage() {
     });
   }, []);
   const { current, previous, shown, empty } = useSyncExternalStore(player.subscribe, player.getState);
+  // The couple's pause: from the settings when the wall opens (or reconnects), then from wall-state events.
+  const [pausedLive, setPausedLive] = useState<boolean | null>(null);
+  // Until the first look-up answers, nothing shows: a wall opened while paused never flashes a photo.
+  const [checked, setChecked] = useState(false);
+  const paused = pausedLive ?? settings.value?.wall_paused ?? false;
 
   useEffect(() => {
-    const feed = new WallFeed(player, { max: MAX_ITEMS, refreshMs: 30 * 60_000, mediaRetryMs: 10_000, mediaRetries: 30 });
+    const lookUp = () => {
+      setPausedLive(null);
+      return loadSettings(true);
+    };
+    void lookUp().finally(() => setChecked(true));
+    const feed = new WallFeed(player, {
+      max: MAX_ITEMS,
+      refreshMs: 30 * 60_000,
+      mediaRetryMs: 10_000,
+      mediaRetries: 30,
+      onWallState: setPausedLive,
+      onResync: lookUp,
+    });
     feed.start();
     const releaseScreen = keepScreenOn();
     document.documentElement.classList.add('wall-mode');
@@ -49,8 +66,15 @@ export default function WallPage() {
 
   const names = coupleNames(settings.value);
   const handlers = { onEnded: player.ended, onFailed: player.failed, onDuration: player.videoDuration };
+  if (!checked && pausedLive === null) return <main className="wall" data-paused="unknown" />;
+  if (paused)
+    return (
+      <main className="wall wall-paused" data-paused="true">
+        <ShareCorner />
+      </main>
+    );
   return (
-    <main className="wall" data-shown={shown} style={{ '--wall-fade': `${player.fadeMs}ms` } as CSSProperties}>
+    <main className="wall" data-shown={shown} data-paused="false" style={{ '--wall-fade': `${player.fadeMs}ms` } as CSSProperties}>
       {previous && <WallMedia key={previous.key} slide={previous} leaving {...handlers} />}
       {current && <WallMedia key={current.key} slide={current} leaving={false} {...handlers} />}
       {empty && !current && !previous && (

@@ -10,6 +10,8 @@ export interface PhotosView {
   selectMode: boolean;
   selected: ReadonlySet<string>;
   skipped: ReadonlySet<string>;
+  /** Only the photos a guest sent under this name; null: everyone's. */
+  uploader: string | null;
 }
 
 export const initialView = (): PhotosView => ({
@@ -19,6 +21,7 @@ export const initialView = (): PhotosView => ({
   selectMode: false,
   selected: new Set(),
   skipped: new Set(),
+  uploader: null,
 });
 
 export type ViewAction =
@@ -31,16 +34,17 @@ export type ViewAction =
   | { type: 'clearSelection' }
   | { type: 'listChanged' }
   | { type: 'skip'; id: string }
-  | { type: 'showSkipped' };
+  | { type: 'showSkipped' }
+  | { type: 'uploader'; uploader: string | null };
 
 const EMPTY: ReadonlySet<string> = new Set();
 
 export function viewReducer(s: PhotosView, a: ViewAction): PhotosView {
   switch (a.type) {
     case 'mode':
-      // Changing the mode resets the page, the selection and the skipped items.
+      // Changing the mode resets the page, the selection, the skipped items and the guest filter (All mode only).
       if (a.mode === s.mode) return s;
-      return { ...s, mode: a.mode, page: 1, selectMode: false, selected: EMPTY, skipped: EMPTY };
+      return { ...s, mode: a.mode, page: 1, selectMode: false, selected: EMPTY, skipped: EMPTY, uploader: null };
     case 'page':
       return a.page === s.page ? s : { ...s, page: Math.max(1, a.page), selected: EMPTY };
     case 'toggleShowAll':
@@ -65,6 +69,8 @@ export function viewReducer(s: PhotosView, a: ViewAction): PhotosView {
     }
     case 'showSkipped':
       return { ...s, skipped: EMPTY };
+    case 'uploader':
+      return a.uploader === s.uploader ? s : { ...s, uploader: a.uploader, page: 1, selected: EMPTY };
   }
 }
 

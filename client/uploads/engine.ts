@@ -1,6 +1,10 @@
 import { CHUNK_SIZE, FIRST_POLL_MS, MAX_CONCURRENT, MAX_POLLS, MAX_RETRIES, POLL_INTERVAL_MS, retryDelay, SUCCESS_BANNER_MS } from './constants';
-import { isRetryable, MSG, UploadError } from './messages';
+import { randomHex } from './ids';
+import { QueueKeeper, SENDING } from './keeper';
+import { isRetryable, MSG, NOT_KEPT, UploadError } from './messages';
 import { type Created, UploadRequests } from './requests';
+import type { UploadStore } from './store';
+import { Waits } from './waits';
 import type { BoxState, Notice, Timers, Transport, UploadItem } from './types';
 
 export interface EngineDeps {
@@ -10,17 +14,15 @@ export interface EngineDeps {
   /** Random ids (session, item, upload_id); crypto-based by default. */
   randomId?: () => string;
   sessionId?: string;
+  /** The name the guest gave (read as each request goes out); empty or absent: anonymous. */
+  uploaderName?: () => string;
 }
 
-/** Works where crypto.randomUUID does not (plain http on a LAN is not a secure context). */
-export function randomHex(bytes = 16): string {
-  const a = new Uint8Array(bytes);
-  globalThis.crypto.getRandomValues(a);
-  return Array.from(a, (b) => b.toString(16).padStart(2, '0')).join('');
-}
+export { randomHex };
 
 const ACTIVE = new Set(['pending', 'uploading', 'retrying', 'uploaded', 'processing']);
-const KEPT_BY_CLEAR = new Set(['uploading', 'pending', 'retrying']);
+/** SPEC §4: "Clear Completed" keeps the files still on their way (the statuses of SENDING). */
+const KEPT_BY_CLEAR = SENDING;
 
 /**
  * The guest upload queue (SPEC §4, §7-§9): at most 3 files in flight, single or chunked requests,
@@ -35,7 +37,13 @@ export class UploadEngine {
   private readonly timers: Timers;
   private readonly notify: (n: Notice) => void;
   private readonly randomId: () => string;
-  private readonly api: UploadRequests;
+  private readonly transport: Transport;
+  private readonly uploaderName: () => string;
+  private readonly apis = new Map<string, UploadRequests>();
+  private readonly keeper: QueueKeeper;
+  /** Backoff waits, which wake() ends at once; a wait the server asked for (Retry-After) is not cut short. */
+  private readonly waits: Waits;
+  private restored = false;
   private readonly listeners = new Set<() => void>();
   private readonly running = new Set<string>();
   /** Items whose next attempt must first ask the server how much it holds. */
@@ -47,7 +55,52 @@ export class UploadEngine {
     this.notify = deps.notify ?? (() => {});
     this.randomId = deps.randomId ?? (() => randomHex());
     this.sessionId = deps.sessionId ?? this.randomId();
-    this.api = new UploadRequests(deps.transport, this.timers, this.sessionId);
+    this.transport = deps.transport;
+    this.uploaderName = deps.uploaderName ?? (() => '');
+    this.waits = new Waits(this.timers);
+    this.keeper = new QueueKeeper(() => this.notify({ ...NOT_KEPT, variant: 'default' }));
+  }
+
+  /** The requests of one upload session (files restored from an earlier page keep theirs). */
+  private api(sessionId: string): UploadRequests {
+    let api = this.apis.get(sessionId);
+    if (!api) this.apis.set(sessionId, (api = new UploadRequests(this.transport, this.timers, sessionId, this.uploaderName)));
+    return api;
+  }
+
+  /** True while some file is not yet wholly on the server (what the keep-alive guards). */
+  get sending(): boolean {
+    return this.items.some((i) => SENDING.has(i.status));
+  }
+
+  /**
+   * Attaches the store and brings back what it kept: unfinished files carry on from the server's
+   * offset, files the server already has resume their status polling, finished ones show their state.
+   */
+  async restore(store: UploadStore | null): Promise<void> {
+    if (this.restored) return;
+    this.restored = true;
+    const kept = await this.keeper.attach(store);
+    this.keeper.adopt(this.items);
+    const known = new Set(this.items.map((i) => i.id));
+    const back = kept.filter((i) => !known.has(i.id));
+    if (!back.length) return;
+    // Chunked files ask the server how much it holds; a small file is simply sent again.
+    for (const i of back) if (i.status === 'pending' && (i.file.size > CHUNK_SIZE || i.isResumable)) this.resumeFromServer.add(i.id);
+    this.items = [...back, ...this.items];
+    if (back.some((i) => ACTIVE.has(i.status)) && this.box !== 'uploading') this.setBox('uploading');
+    for (const i of back) if ((i.status === 'uploaded' || i.status === 'processing') && i.photoId) this.poll(i.id, i.photoId);
+    this.emit();
+    this.pump();
+  }
+
+  /**
+   * Retries at once instead of waiting out the backoff, and resumes files that ran out of
+   * automatic retries: called when the signal returns or the page is shown again.
+   */
+  wake(): void {
+    for (const i of this.items) if (i.status === 'error' && i.isResumable) this.retry(i.id);
+    this.waits.wakeAll();
   }
 
   subscribe(fn: () => void): () => void {
@@ -66,6 +119,7 @@ export class UploadEngine {
       id: this.randomId(),
       file,
       uploadId: this.randomId(),
+      sessionId: this.sessionId,
       progress: 0,
       status: 'pending',
       retryCount: 0,
@@ -77,6 +131,7 @@ export class UploadEngine {
       isResumable: false,
     }));
     this.items = [...this.items, ...added];
+    for (const item of added) this.keeper.add(item);
     this.setBox('uploading');
     this.emit();
     this.pump();
@@ -96,6 +151,7 @@ export class UploadEngine {
 
   /** SPEC §4: removes every item except those uploading, pending or retrying. */
   clearCompleted(): void {
+    this.keeper.remove(this.items.filter((i) => !KEPT_BY_CLEAR.has(i.status)).map((i) => i.id));
     this.items = this.items.filter((i) => KEPT_BY_CLEAR.has(i.status));
     this.settleBox();
     this.emit();
@@ -107,6 +163,9 @@ export class UploadEngine {
 
   private patch(id: string, p: Partial<UploadItem>): void {
     this.items = this.items.map((i) => (i.id === id ? { ...i, ...p } : i));
+    // Progress alone is not kept: after a reload the server's offset says where to go on.
+    const item = Object.keys(p).some((k) => k !== 'progress' && k !== 'uploadedBytes') ? this.get(id) : undefined;
+    if (item) this.keeper.save(item);
   }
 
   private update(id: string, p: Partial<UploadItem>): void {
@@ -153,10 +212,6 @@ export class UploadEngine {
     }
   }
 
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.timers.setTimeout(resolve, ms));
-  }
-
   private async run(id: string): Promise<void> {
     for (;;) {
       const item = this.get(id);
@@ -175,7 +230,7 @@ export class UploadEngine {
           this.notify({ title: MSG.uploadsOffTitle, description: MSG.uploadsOff, variant: 'destructive' });
           return;
         }
-        if (!isRetryable(e.message)) {
+        if (!isRetryable(e.message) && e.retryAfterMs === undefined) {
           this.update(id, { status: 'error', error: e.message, isResumable: false });
           this.notify({ title: MSG.failedTitle, description: e.message, variant: 'destructive' });
           return;
@@ -187,7 +242,7 @@ export class UploadEngine {
         }
         this.resumeFromServer.add(id);
         this.update(id, { status: 'retrying', retryCount: now.retryCount + 1, error: e.message });
-        await this.sleep(retryDelay(now.retryCount));
+        await (e.retryAfterMs !== undefined ? this.waits.sleep(e.retryAfterMs) : this.waits.sleep(retryDelay(now.retryCount), id));
       }
     }
   }
@@ -200,16 +255,17 @@ export class UploadEngine {
     };
     const resume = this.resumeFromServer.has(item.id);
     const chunked = item.file.size > CHUNK_SIZE || (resume && item.isResumable);
-    if (!chunked) return this.api.single(item.file, progress);
+    const api = this.api(item.sessionId);
+    if (!chunked) return api.single(item.file, progress);
     let from = 0;
     if (resume) {
-      const o = await this.api.offset(item.file, item.uploadId);
+      const o = await api.offset(item.file, item.uploadId);
       if (o.created) return o.created;
       from = o.receivedBytes;
       progress(from);
     }
     this.resumeFromServer.delete(item.id);
-    return this.api.chunks(item.file, item.uploadId, from, progress);
+    return api.chunks(item.file, item.uploadId, from, progress);
   }
 
   private finished(id: string, created: Created): void {
@@ -232,7 +288,7 @@ export class UploadEngine {
     let tries = 0;
     const tick = async () => {
       tries++;
-      const r = await this.api.status(photoId);
+      const r = await this.api(this.get(id)?.sessionId ?? this.sessionId).status(photoId);
       if (!this.get(id)) return;
       if (r?.status === 'duplicate') {
         this.update(id, { status: 'duplicate', isDuplicate: true, duplicateType: r.duplicateType });

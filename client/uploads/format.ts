@@ -43,3 +43,21 @@ export function statusText(item: UploadItem): string {
       return item.isResumable ? MSG.connectionIssues : item.error ?? 'Upload failed';
   }
 }
+
+/**
+ * The line above the list the guest can trust: "All 7 files safely received", or "5 of 7
+ * received, 2 still uploading". Received means the server holds the whole file.
+ */
+export function summaryText(items: readonly UploadItem[]): string {
+  const total = items.length;
+  const received = items.filter((i) => RECEIVED.has(i.status)).length;
+  const failed = items.filter((i) => i.status === 'error').length;
+  const sending = total - received - failed;
+  if (received === total) return total === 1 ? 'Your file is safely received' : `All ${total} files safely received`;
+  const parts = [`${received} of ${total} received`];
+  if (sending) parts.push(`${sending} still uploading`);
+  if (failed) parts.push(`${failed} failed`);
+  return parts.join(', ');
+}
+
+const RECEIVED = new Set(['uploaded', 'processing', 'complete', 'duplicate']);

@@ -15,6 +15,12 @@ export const MSG = {
   duplicateTitle: 'Duplicate photo detected',
 } as const;
 
+/** Not SPEC's: shown once when the browser will not keep the files across a reload. */
+export const NOT_KEPT = {
+  title: 'Please keep this page open',
+  description: 'This browser cannot keep your files if the page is closed or reloaded, so they upload only while it stays open.',
+} as const;
+
 export function statusFailed(status: number, text: string | undefined): string {
   return `Upload failed with status ${status}: ${text || 'Unknown error'}`;
 }
@@ -37,6 +43,8 @@ export class UploadError extends Error {
   constructor(
     message: string,
     readonly uploadsOff = false,
+    /** Set when the server said when to come back (429/503 with Retry-After): a transient failure. */
+    readonly retryAfterMs?: number,
   ) {
     super(message);
   }

@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../common/api-types';
-import { CHUNK_SIZE, MAX_CONFLICTS_IN_A_ROW, REQUEST_TIMEOUT_MS } from './constants';
+import { CHUNK_SIZE, MAX_CONFLICTS_IN_A_ROW, MAX_RETRY_AFTER_MS, REQUEST_TIMEOUT_MS } from './constants';
 import { MSG, statusFailed, UploadError } from './messages';
 import type { Timers, Transport, TransportRequest, TransportResponse } from './types';
 
@@ -33,8 +33,20 @@ function failureText(res: TransportResponse): string {
   return res.body.trim().slice(0, 200);
 }
 
+/** Retry-After in ms (delta seconds or an HTTP date), bounded so a bad header cannot park a file for hours. */
+export function retryAfterMs(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (!value) return undefined;
+  const v = value.trim();
+  const ms = /^\d+$/.test(v) ? Number(v) * 1000 : Date.parse(v) - now;
+  if (!Number.isFinite(ms)) return undefined;
+  return Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS);
+}
+
 /** SPEC §7/§8: turns a non-success answer into the catalogue's sentence. */
 function failure(res: TransportResponse): UploadError {
+  // 429/503 with Retry-After: the server is busy and says when to come back (a transient failure).
+  const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.retryAfter) : undefined;
+  if (wait !== undefined) return new UploadError(res.status === 503 ? MSG.unavailable : statusFailed(res.status, failureText(res)), false, wait);
   // A proxy in front of the server answers these without a JSON body.
   if (res.status === 502 || res.status === 503 || res.status === 504) return new UploadError(MSG.unavailable);
   if (errorCode(res) === 'uploads_disabled') return new UploadError(MSG.uploadsOff, true);
@@ -62,7 +74,14 @@ export class UploadRequests {
     private readonly transport: Transport,
     private readonly timers: Timers,
     private readonly sessionId: string,
+    /** The guest's name as typed now (empty: anonymous); sent with every file and every chunk. */
+    private readonly uploaderName: () => string = () => '',
   ) {}
+
+  private addName(form: FormData): void {
+    const name = this.uploaderName().trim();
+    if (name) form.append('uploader_name', name);
+  }
 
   /** One request with SPEC's 120 s limit; a missing answer becomes SPEC's network/timeout sentence. */
   async send(req: Omit<TransportRequest, 'signal'>, kind: Kind): Promise<TransportResponse> {
@@ -86,6 +105,7 @@ export class UploadRequests {
   async single(file: File, onProgress: (bytes: number) => void): Promise<Created> {
     const form = new FormData();
     form.append('session_id', this.sessionId);
+    this.addName(form);
     form.append('file', file, file.name);
     const res = await this.send(
       {
@@ -135,6 +155,7 @@ export class UploadRequests {
       form.append('chunk_start', String(start));
       form.append('chunk_end', String(end));
       form.append('is_last_chunk', String(last));
+      this.addName(form);
       form.append('file', file.slice(start, end), file.name);
       const res = await this.send(
         {

@@ -10,6 +10,8 @@ export interface UploadItem {
   readonly file: File;
   /** A random id per file, sent as upload_id so chunks of two different "image.jpg" never mix. */
   readonly uploadId: string;
+  /** The upload session the file belongs to: kept with the file so a resume after a reload finds it. */
+  readonly sessionId: string;
   readonly progress: number;
   readonly status: UploadStatus;
   readonly retryCount: number;
@@ -35,6 +37,8 @@ export interface TransportResponse {
   status: number;
   statusText: string;
   body: string;
+  /** The Retry-After header (seconds or an HTTP date), when the answer has one. */
+  retryAfter?: string | null;
 }
 
 /**

@@ -12,7 +12,8 @@ export const xhrTransport: Transport = (req) =>
         if (e.lengthComputable) report(e.loaded, e.total);
       };
     }
-    xhr.onload = () => resolve({ status: xhr.status, statusText: xhr.statusText, body: xhr.responseText });
+    xhr.onload = () =>
+      resolve({ status: xhr.status, statusText: xhr.statusText, body: xhr.responseText, retryAfter: xhr.getResponseHeader('Retry-After') });
     xhr.onerror = () => reject(new Error('network'));
     xhr.onabort = () => reject(new Error('aborted'));
     xhr.ontimeout = () => reject(new Error('timeout'));

@@ -22,7 +22,73 @@ export async function recordActivity(
     .execute();
 }
 
+/** Files from one guest closer together than this are one burst: one activity row. */
+export const UPLOAD_BURST_MS = 10 * 60_000;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** "Anna uploaded 12 photos", "A guest uploaded 2 photos and 1 video"; one file keeps its name. */
+export function uploadBurstText(name: string | null, photos: number, videos: number, filename: string): string {
+  if (photos + videos === 1) {
+    const kind = videos ? 'video' : 'photo';
+    return name ? `${name} uploaded a ${kind}: ${filename}` : `New ${kind} uploaded: ${filename}`;
+  }
+  const what = [photos && plural(photos, 'photo'), videos && plural(videos, 'video')].filter(Boolean).join(' and ');
+  return `${name ?? 'A guest'} uploaded ${what}`;
+}
+
+/**
+ * One uploaded file. A guest's files within UPLOAD_BURST_MS of their last one add to that row
+ * (its counts, text and time), so a guest sending 40 photos is one line, not forty. The read and
+ * the write run in one transaction: parallel uploads from one phone never split a burst.
+ */
+export async function recordUploadActivity(
+  db: Kysely<DB>,
+  u: { guestId: string | null; name: string | null; kind: 'photo' | 'video'; filename: string },
+): Promise<void> {
+  const now = new Date();
+  const isVideo = u.kind === 'video' ? 1 : 0;
+  const write = async (tx: Kysely<DB>) => {
+    const last = u.guestId
+      ? await tx
+          .selectFrom('activity')
+          .select(['id', 'created_at', 'photo_count', 'video_count', 'user_name'])
+          .where('guest_id', '=', u.guestId)
+          .where('type', '=', 'upload')
+          .orderBy('id', 'desc')
+          .limit(1)
+          .executeTakeFirst()
+      : undefined;
+    const recent = last && now.getTime() - Date.parse(last.created_at) < UPLOAD_BURST_MS && (last.user_name ?? null) === u.name;
+    if (last && recent) {
+      const photos = last.photo_count + 1 - isVideo;
+      const videos = last.video_count + isVideo;
+      await tx
+        .updateTable('activity')
+        .set({ photo_count: photos, video_count: videos, description: uploadBurstText(u.name, photos, videos, u.filename), created_at: now.toISOString() })
+        .where('id', '=', last.id)
+        .execute();
+      return;
+    }
+    await tx
+      .insertInto('activity')
+      .values({
+        type: 'upload',
+        description: uploadBurstText(u.name, 1 - isVideo, isVideo, u.filename),
+        user_name: u.name,
+        created_at: now.toISOString(),
+        guest_id: u.guestId,
+        photo_count: 1 - isVideo,
+        video_count: isVideo,
+      })
+      .execute();
+  };
+  // Inside a caller's transaction already (the photo's insert), the write joins it.
+  await (db.isTransaction ? write(db) : db.transaction().execute(write));
+}
+
 export async function latestActivity(db: Kysely<DB>, limit = 20): Promise<ActivityItem[]> {
-  const rows = await db.selectFrom('activity').selectAll().orderBy('id', 'desc').limit(limit).execute();
+  // A burst's row moves up as its files arrive: newest change first.
+  const rows = await db.selectFrom('activity').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
   return rows.map(activityRowToItem);
 }

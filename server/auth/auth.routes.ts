@@ -21,6 +21,7 @@ export function authRouter(auth: AuthService): Router {
 
     await regenerate(req); // a fresh id on sign-in: no session fixation
     req.session.userId = user.id;
+    req.session.signedInAt = Date.now();
     await save(req);
     await auth.signedIn(user);
     const { permissions, ...shown } = user;

@@ -1,3 +1,4 @@
+import { LOGIN_FIELD_MAX } from '../../common/rules.js';
 import { AppError, invalid } from '../errors.js';
 import type { UsersService } from '../users/users.service.js';
 import type { AuthUser } from './permissions.js';
@@ -15,8 +16,13 @@ export class AuthService {
   /** The user these credentials sign in, or an AppError (invalid_input, rate_limited, not_signed_in). */
   async signIn(username: string, password: string, clientAddress: string | undefined): Promise<AuthUser> {
     if (!username || !password) throw invalid('Username and password are required.');
+    // Checked before any hashing or lookup: a megabyte "username" costs nothing and is never a map key.
+    if (username.length > LOGIN_FIELD_MAX || password.length > LOGIN_FIELD_MAX) {
+      throw invalid(`Username and password must be at most ${LOGIN_FIELD_MAX} characters.`);
+    }
     const keys = [`user:${username.toLowerCase()}`, `ip:${clientAddress}`];
-    const wait = this.limiter.blockedFor(keys);
+    // Counted now, before the password is checked, so parallel guesses cannot all pass the limit.
+    const wait = this.limiter.attempt(keys);
     if (wait > 0) {
       throw new AppError(
         'rate_limited',
@@ -25,10 +31,8 @@ export class AuthService {
       );
     }
     const user = await this.users.verifyCredentials(username, password);
-    if (!user) {
-      this.limiter.fail(keys);
-      throw new AppError('not_signed_in', INVALID);
-    }
+    if (!user) throw new AppError('not_signed_in', INVALID);
+    this.limiter.forgive(keys);
     return user;
   }
 

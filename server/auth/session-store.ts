@@ -1,8 +1,11 @@
 // express-session (not express) is imported because this is its Store adapter: the sessions repository.
 import session from 'express-session';
 import type { Sqlite } from '../db/open.js';
+import { log } from '../log.js';
 
 const DAY = 24 * 60 * 60 * 1000;
+/** A sign-in lasts this long whatever its use (the cookie's max age, and the cap on every expiry). */
+export const SESSION_LIFETIME_MS = 30 * DAY;
 
 /**
  * express-session Store on the app's own better-sqlite3 database. It writes only when a
@@ -22,31 +25,54 @@ export class SqliteSessionStore extends session.Store {
       destroy: db.prepare<[string]>('DELETE FROM sessions WHERE sid = ?'),
       touch: db.prepare<[number, string, number]>('UPDATE sessions SET expires = ? WHERE sid = ? AND expires < ?'),
       purge: db.prepare<[number]>('DELETE FROM sessions WHERE expires <= ?'),
-      destroyForUser: db.prepare<[string]>(`DELETE FROM sessions WHERE json_extract(sess, '$.userId') = CAST(? AS INTEGER)`),
+      destroyForUser: db.prepare<[string, string | null]>(
+        `DELETE FROM sessions WHERE json_extract(sess, '$.userId') = CAST(? AS INTEGER) AND sid IS NOT ?`,
+      ),
     };
-    this.purgeExpired();
-    this.timer = setInterval(() => this.purgeExpired(), purgeEveryMs);
+    this.purgeQuietly();
+    this.timer = setInterval(() => this.purgeQuietly(), purgeEveryMs);
     this.timer.unref();
   }
 
+  /**
+   * Purging is housekeeping: a full disk (SQLITE_FULL) or a busy database must not become an
+   * uncaught exception that stops the server (or keeps it from starting); the next run retries.
+   */
+  private purgeQuietly(): void {
+    try {
+      this.purgeExpired();
+    } catch (e) {
+      log.warn('Could not remove expired sessions; trying again later', e);
+    }
+  }
+
+  /**
+   * express-session moves the cookie's expiry forward on use; the stored one never passes
+   * 30 days after sign-in, so a session ends then even for a client that keeps using it.
+   */
   private expiry(sess: session.SessionData): number {
     const e = sess.cookie?.expires;
-    return e ? new Date(e).getTime() : Date.now() + DAY;
+    const sliding = e ? new Date(e).getTime() : Date.now() + DAY;
+    return typeof sess.signedInAt === 'number' ? Math.min(sliding, sess.signedInAt + SESSION_LIFETIME_MS) : sliding;
   }
 
   purgeExpired(): number {
     return this.stmts.purge.run(Date.now()).changes;
   }
 
-  /** Signs a user out everywhere (deactivated or deleted accounts). */
-  destroyUserSessions(userId: number): void {
-    this.stmts.destroyForUser.run(String(userId));
+  /** Signs a user out everywhere (deactivated or deleted accounts), or everywhere but `exceptSid`. */
+  destroyUserSessions(userId: number, exceptSid?: string): void {
+    this.stmts.destroyForUser.run(String(userId), exceptSid ?? null);
   }
 
   override get(sid: string, cb: (err: unknown, session?: session.SessionData | null) => void): void {
     try {
-      const row = this.stmts.get.get(sid, Date.now());
-      cb(null, row ? (JSON.parse(row.sess) as session.SessionData) : null);
+      const now = Date.now();
+      const row = this.stmts.get.get(sid, now);
+      const sess = row ? (JSON.parse(row.sess) as session.SessionData) : null;
+      // The stored expiry already stops there; this holds for rows written before it did.
+      const over = sess !== null && typeof sess.signedInAt === 'number' && sess.signedInAt + SESSION_LIFETIME_MS <= now;
+      cb(null, over ? null : sess);
     } catch (err) {
       cb(err);
     }
@@ -89,5 +115,7 @@ export class SqliteSessionStore extends session.Store {
 declare module 'express-session' {
   interface SessionData {
     userId: number;
+    /** ms since the epoch: the session ends SESSION_LIFETIME_MS after it. */
+    signedInAt: number;
   }
 }

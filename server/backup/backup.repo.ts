@@ -36,6 +36,8 @@ export function prepareSnapshot(file: string): { id: string; path: string }[] {
       throw new Error("The database has no photos or users table: is DATA_DIR the site's data folder?");
     }
     if (tables.has('uploads')) db.prepare(`DELETE FROM uploads WHERE status <> 'complete'`).run();
+    // Live session ids would let whoever holds the archive act as a signed-in admin.
+    if (tables.has('sessions')) db.prepare('DELETE FROM sessions').run();
     return db.prepare('SELECT id, stored_path AS path FROM photos ORDER BY upload_timestamp, id').all() as { id: string; path: string }[];
   } finally {
     db.close();
@@ -63,6 +65,17 @@ export function sealSnapshot(file: string, dropPhotoIds: string[]): Record<strin
     }
     db.exec('PRAGMA journal_mode = DELETE');
     return counts;
+  } finally {
+    db.close();
+  }
+}
+
+/** Drops every session from a database being restored: everyone signs in again. */
+export function clearSessions(file: string): void {
+  const db = openDatabase(file, { fileMustExist: true });
+  try {
+    const has = db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'sessions'`).get();
+    if (has) db.prepare('DELETE FROM sessions').run();
   } finally {
     db.close();
   }

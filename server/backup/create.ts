@@ -150,15 +150,15 @@ function appendBuffer(archive: TarArchive, name: string, body: Buffer): void {
 }
 
 /**
- * Writes one tar.gz holding a consistent database snapshot, every original the snapshot lists,
- * the derivatives, the session secret, a manifest and SHA256SUMS. The archive appears under
- * its final name only when complete.
+ * Writes one tar.gz (mode 0600) holding a consistent database snapshot without sessions, every
+ * original the snapshot lists, the derivatives, a manifest and SHA256SUMS. The archive appears
+ * under its final name only when complete.
  */
 export async function createBackup(opts: { dataDir: string; archive?: string; now?: Date; signal?: AbortSignal }): Promise<BackupResult> {
   const paths = dataPaths(path.resolve(opts.dataDir));
   if (!fs.existsSync(paths.database)) throw new Error(`No database at ${paths.database}: is DATA_DIR right?`);
   const archivePath = path.resolve(opts.archive ?? defaultArchivePath(paths.root, opts.now));
-  fs.mkdirSync(path.dirname(archivePath), { recursive: true });
+  fs.mkdirSync(path.dirname(archivePath), { recursive: true, mode: 0o700 });
   const partial = `${archivePath}.partial`;
   removeStaleStages(paths.root);
   // Inside DATA_DIR so hard links to media work; removed whatever happens.
@@ -176,7 +176,8 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
     const counts = sealSnapshot(dbCopy, dropped);
 
     const archive = new TarArchive({ gzip: true, gzipOptions: { level: 1 } }); // photos and videos do not compress: favour speed
-    const written = pipeline(archive, fs.createWriteStream(partial));
+    // Readable by its owner only: it holds every guest's originals and the accounts' password hashes.
+    const written = pipeline(archive, fs.createWriteStream(partial, { mode: 0o600 }));
     written.catch(() => {}); // observed below; avoids an unhandled rejection while appending
     const sums: string[] = [];
     let bytes = 0;
@@ -186,9 +187,8 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
       bytes += size;
     };
     try {
+      // No session secret (nor session rows, see prepareSnapshot): an archive cannot sign anyone in.
       await add({ name: DB_NAME, source: dbCopy });
-      const secret = path.join(paths.root, 'session-secret');
-      if (fs.existsSync(secret)) await add({ name: 'session-secret', source: secret });
       for (const f of pinnedOriginals.files) await add(f);
       for (const f of pinnedDerived.files) await add(f);
       const manifest: BackupManifest = {

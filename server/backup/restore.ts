@@ -1,9 +1,11 @@
 import crypto from 'node:crypto';
+import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { DB_NAME, MANIFEST_NAME, SUMS_NAME, type BackupManifest } from './create.js';
-import { listOriginals } from './backup.repo.js';
+import { clearSessions, listOriginals } from './backup.repo.js';
+import { recoverInterruptedRestore, STAGE_PREFIX, swapIn } from './swap.js';
 import { readTar, TarError } from './tar-reader.js';
 
 /** What a restore replaces in DATA_DIR (with --force); everything else there is left alone. */
@@ -44,7 +46,8 @@ async function writeEntry(file: string, body: AsyncIterable<Buffer>, mode: numbe
   try {
     for await (const chunk of body) {
       hash.update(chunk);
-      if (!out.write(chunk)) await new Promise<void>((r, j) => out.once('drain', r).once('error', j));
+      // events.once rejects on 'error' and removes its listeners, so none pile up over a long file.
+      if (!out.write(chunk)) await once(out, 'drain');
     }
   } finally {
     out.end();
@@ -116,24 +119,20 @@ export async function restoreBackup(opts: { archive: string; dataDir: string; fo
     );
   }
   fs.mkdirSync(dataDir, { recursive: true });
-  // Left by an interrupted restore; a restore runs with the site stopped, so none is in use.
-  for (const name of fs.readdirSync(dataDir)) {
-    if (name.startsWith('.restore-')) fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
-  }
-  const stage = fs.mkdtempSync(path.join(dataDir, '.restore-'));
+  // A restore killed while swapping: its old site comes back first, and what it left goes.
+  recoverInterruptedRestore(dataDir);
+  const stage = fs.mkdtempSync(path.join(dataDir, STAGE_PREFIX));
   try {
     const hashes = await unpack(archive, stage);
     const { manifest, photos } = verify(stage, hashes);
-    for (const name of [MANIFEST_NAME, SUMS_NAME]) fs.rmSync(path.join(stage, name), { force: true });
-    for (const name of REPLACED) fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
-    for (const name of fs.readdirSync(stage)) {
-      // A plain tar of a whole data folder may carry old backups or leftovers: keep the target's own.
-      if (IGNORED_WHEN_EMPTY.has(name) || name.startsWith('.backup-') || name.startsWith('.restore-')) continue;
-      fs.rmSync(path.join(dataDir, name), { recursive: true, force: true });
-      fs.renameSync(path.join(stage, name), path.join(dataDir, name));
-    }
-    const secret = path.join(dataDir, 'session-secret');
-    if (fs.existsSync(secret)) fs.chmodSync(secret, 0o600);
+    // Everyone signs in again after a restore: no session of the backup's time (an older
+    // backup may hold some) and no old secret; the server makes a new one at start.
+    for (const name of [MANIFEST_NAME, SUMS_NAME, 'session-secret']) fs.rmSync(path.join(stage, name), { force: true });
+    clearSessions(path.join(stage, DB_NAME));
+    // A plain tar of a whole data folder may carry old backups or leftovers: keep the target's own.
+    const incoming = fs.readdirSync(stage).filter((n) => !IGNORED_WHEN_EMPTY.has(n) && !n.startsWith('.backup-') && !n.startsWith('.restore-'));
+    // Only now, with the new site complete and checked, is the old one replaced.
+    swapIn(dataDir, stage, incoming, REPLACED);
     return { dataDir, manifest, files: hashes.size, photos };
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });

@@ -22,12 +22,4 @@ export class DashboardRepo {
       SELECT count(*) AS n FROM photos WHERE julianday(upload_timestamp) >= julianday(${sinceIso})`.execute(this.db);
     return Number(r.rows[0]?.n ?? 0);
   }
-
-  /** Changes whenever media is added, removed, rebuilt or partly received (cheap: one scan of two tables). */
-  async storageSignature(): Promise<string> {
-    const r = await sql<{ sig: string }>`
-      SELECT (SELECT count(*) || ':' || coalesce(sum(file_size), 0) || ':' || coalesce(sum(derivative_version), 0) || ':' || count(thumb_path) || ':' || count(display_path) FROM photos)
-        || '/' || (SELECT count(*) || ':' || coalesce(sum(received_bytes), 0) FROM uploads) AS sig`.execute(this.db);
-    return r.rows[0]?.sig ?? '';
-  }
 }

@@ -8,14 +8,17 @@ import { camerasByName } from '../photos/camera-stats.js';
 import { photoRowToAdminPhoto } from '../photos/photos.mappers.js';
 import { PhotosRepo } from '../photos/photos.repo.js';
 import type { UsersService } from '../users/users.service.js';
+import { GuestsRepo } from '../guests/guests.repo.js';
 import { DashboardRepo } from './dashboard.repo.js';
 import { DiskUsage } from './disk-usage.js';
+import { MediaBytesRepo } from './media-bytes.repo.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const TREND_DAYS = 30;
 export const RECENT_DAYS = 7;
 export const RECENT_PHOTOS = 6;
 export const TOP_CAMERAS = 8;
+export const TOP_CONTRIBUTORS = 5;
 
 // The dashboard answer is declared once, for server and client, in common/api-types.ts.
 export type { Dashboard, DashboardStats } from '../../common/api-types.js';
@@ -45,18 +48,20 @@ export interface DashboardDeps {
 export class DashboardService {
   private readonly repo: DashboardRepo;
   private readonly photos: PhotosRepo;
+  private readonly guests: GuestsRepo;
   private readonly disk: DiskUsage;
 
   constructor(private readonly deps: DashboardDeps) {
     this.repo = new DashboardRepo(deps.db);
     this.photos = new PhotosRepo(deps.db);
-    this.disk = new DiskUsage(deps.paths, () => this.repo.storageSignature());
+    this.guests = new GuestsRepo(deps.db);
+    this.disk = new DiskUsage(deps.paths, new MediaBytesRepo(deps.db));
   }
 
   async build(user: AuthUser, now = new Date()): Promise<Dashboard> {
     const days = lastDays(TREND_DAYS, now);
     const weekAgo = new Date(now.getTime() - RECENT_DAYS * DAY_MS).toISOString();
-    const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats] = await Promise.all([
+    const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats, contributors] = await Promise.all([
       this.photos.totals(),
       this.repo.countSince(weekAgo),
       this.repo.uploadsPerDay(`${days[0]}T00:00:00Z`),
@@ -66,6 +71,7 @@ export class DashboardService {
       latestActivity(this.deps.db, 20),
       this.photos.listAdmin('all', RECENT_PHOTOS, 0),
       user.permissions.can_manage_users ? this.deps.users.stats() : undefined,
+      this.guests.uploaders(TOP_CONTRIBUTORS),
     ]);
     return {
       stats: {
@@ -84,6 +90,7 @@ export class DashboardService {
       },
       recent_activity: activity,
       recent_photos: newest.map(photoRowToAdminPhoto),
+      top_contributors: contributors,
       user_permissions: user.permissions,
     };
   }

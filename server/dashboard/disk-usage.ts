@@ -1,38 +1,55 @@
 import fs from 'node:fs';
-import path from 'node:path';
 import type { DataPaths } from '../context.js';
+import { resolveStored } from '../photos/photo-files.js';
+import type { MediaBytesRepo, Unmeasured } from './media-bytes.repo.js';
+
+/** Photos measured per call and stats at once: bounded, so a large backlog never floods the thread pool. */
+const BATCH = 200;
+const AT_ONCE = 2;
 
 /**
- * Bytes on disk under the media folders (originals, derivatives, partial uploads). A walk costs a
- * stat per file, so the total is kept and walked again only when the stored media changed (the
- * caller's cheap signature of the photos and uploads tables differs) or after a minute, so a
- * delete, a rebuild or a new upload shows on the next dashboard load.
+ * Bytes of stored media: the originals' sizes and partial uploads come from SQLite, and each
+ * photo's derivatives are measured once (two stats) and kept in media_bytes until their paths
+ * change. Walking media/ instead cost a stat per file on every load, queued on the same four
+ * libuv threads that serve thumbnails and write uploads, which stalled both under an upload rush.
  */
 export class DiskUsage {
-  private cached: { at: number; bytes: number; signature: string } | undefined;
   private pending: Promise<number> | undefined;
 
   constructor(
     private readonly paths: DataPaths,
-    private readonly signature: () => Promise<string>,
-    private readonly ttlMs = 60_000,
+    private readonly repo: MediaBytesRepo,
   ) {}
 
-  async used(): Promise<number> {
-    const signature = await this.signature();
-    const c = this.cached;
-    if (c && c.signature === signature && Date.now() - c.at < this.ttlMs) return c.bytes;
-    this.pending ??= (async () => {
-      try {
-        const parts = await Promise.all([this.paths.originals, this.paths.derived, this.paths.incoming].map(folderBytes));
-        const bytes = parts.reduce((a, b) => a + b, 0);
-        this.cached = { at: Date.now(), bytes, signature };
-        return bytes;
-      } finally {
-        this.pending = undefined;
-      }
-    })();
+  /** Concurrent callers share one computation. */
+  used(): Promise<number> {
+    this.pending ??= this.compute().finally(() => {
+      this.pending = undefined;
+    });
     return this.pending;
+  }
+
+  private async compute(): Promise<number> {
+    const todo = await this.repo.unmeasured(BATCH);
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: AT_ONCE }, async () => {
+        while (next < todo.length) {
+          const m = todo[next++];
+          await this.repo.record(m, await this.measure(m));
+        }
+      }),
+    );
+    return this.repo.storedBytes();
+  }
+
+  private async measure(m: Unmeasured): Promise<number> {
+    let bytes = 0;
+    for (const rel of new Set([m.thumb_path, m.display_path])) {
+      const abs = resolveStored(this.paths, rel);
+      if (abs) bytes += await fs.promises.stat(abs).then((s) => s.size, () => 0);
+    }
+    return bytes;
   }
 
   /** STORAGE_LIMIT_GB, else the size of the filesystem holding DATA_DIR; null when unknown. */
@@ -45,26 +62,4 @@ export class DiskUsage {
       return null;
     }
   }
-}
-
-async function folderBytes(dir: string): Promise<number> {
-  let entries: fs.Dirent[];
-  try {
-    entries = await fs.promises.readdir(dir, { withFileTypes: true });
-  } catch {
-    return 0;
-  }
-  let total = 0;
-  for (const e of entries) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) total += await folderBytes(p);
-    else if (e.isFile()) {
-      try {
-        total += (await fs.promises.stat(p)).size;
-      } catch {
-        /* removed while walking */
-      }
-    }
-  }
-  return total;
 }

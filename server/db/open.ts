@@ -15,6 +15,35 @@ export type Sqlite = Database.Database;
  */
 const connections: Sqlite[] = [];
 
+const onFull = new WeakMap<Sqlite, () => boolean>();
+
+/**
+ * When a write finds the disk full, `freeSpace` may give some back (it answers whether it did);
+ * a statement that ran on its own (not inside a transaction, which SQLite may have rolled back)
+ * is then tried once more. This keeps sign-ins working while another program fills the disk.
+ */
+export function retryWhenDiskFull(db: Sqlite, freeSpace: () => boolean): void {
+  onFull.set(db, freeSpace);
+}
+
+function retriedWhenFull(db: Sqlite, stmt: Database.Statement): Database.Statement {
+  for (const method of ['run', 'get', 'all'] as const) {
+    const call = stmt[method].bind(stmt) as (...args: unknown[]) => unknown;
+    (stmt as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+      const alone = !db.inTransaction;
+      try {
+        return call(...args);
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_FULL') throw e;
+        const freed = onFull.get(db)?.() ?? false;
+        if (freed && alone) return call(...args);
+        throw e;
+      }
+    };
+  }
+  return stmt;
+}
+
 /** A better-sqlite3 connection whose statements are never garbage-collected (see above). */
 export function openDatabase(file: string, options?: Database.Options): Sqlite {
   const db = new Database(file, options);
@@ -24,7 +53,7 @@ export function openDatabase(file: string, options?: Database.Options): Sqlite {
   db.prepare = ((source: string) => {
     let stmt = cache.get(source);
     if (!stmt) {
-      stmt = prepare(source);
+      stmt = retriedWhenFull(db, prepare(source));
       cache.set(source, stmt);
     }
     return stmt;

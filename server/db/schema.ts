@@ -29,6 +29,10 @@ export interface ActivityTable {
   description: string;
   user_name: string | null;
   created_at: string;
+  /** Upload rows: the guest whose burst of files this row counts. */
+  guest_id: string | null;
+  photo_count: Generated<number>;
+  video_count: Generated<number>;
 }
 
 export interface SettingsTable {
@@ -66,6 +70,8 @@ export interface PhotosTable {
   approved_at: string | null;
   session_id: string | null;
   uploader_name: string | null;
+  /** The guest's random id (the wedding_guest cookie) that sent it; null before guests were told apart. */
+  guest_id: string | null;
 }
 
 export interface UploadsTable {
@@ -82,6 +88,8 @@ export interface UploadsTable {
   duplicate: Generated<number>;
   created_at: number;
   updated_at: number;
+  /** Who opened it (req.ip): unfinished uploads are capped per client address. */
+  client_address: string | null;
 }
 
 export interface JobsTable {
@@ -97,6 +105,14 @@ export interface JobsTable {
   last_error: string | null;
   created_at: number;
   updated_at: number;
+}
+
+/** Bytes of a photo's derivatives as last measured, valid while its paths are the same. */
+export interface MediaBytesTable {
+  photo_id: string;
+  thumb_path: string | null;
+  display_path: string | null;
+  bytes: number;
 }
 
 export interface EventsTable {
@@ -115,6 +131,7 @@ export interface DB {
   uploads: UploadsTable;
   jobs: JobsTable;
   events: EventsTable;
+  media_bytes: MediaBytesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -33,8 +33,13 @@ export class EventBus {
     return this.publish('photo-hidden', { id });
   }
 
-  /** Events after `lastId`, oldest first (for Last-Event-ID). */
-  since(lastId: number, limit = 500): Promise<BusEvent[]> {
+  /** The couple paused or resumed the wall. */
+  wallState(paused: boolean): Promise<BusEvent> {
+    return this.publish('wall-state', { paused });
+  }
+
+  /** Events after `lastId`, oldest first (for Last-Event-ID); `current` false: a photo-visible no longer true. */
+  since(lastId: number, limit = 500): Promise<(BusEvent & { current: boolean })[]> {
     return this.repo.since(lastId, limit);
   }
 

@@ -1,4 +1,5 @@
 import type { Module } from '../http/module.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import { log } from '../log.js';
 import type { EventBus } from './bus.js';
 import { eventsRouter } from './events.routes.js';
@@ -12,9 +13,13 @@ export interface EventsModuleOptions {
 }
 
 /** The reception wall's live feed (GET /api/events); old events are pruned daily. */
-export function createEventsModule(deps: { bus: EventBus }, opts: EventsModuleOptions = {}): Module & { streams: EventStreams } {
+export function createEventsModule(deps: { bus: EventBus; settings?: SettingsService }, opts: EventsModuleOptions = {}): Module & { streams: EventStreams } {
   const { bus } = deps;
   const streams = new EventStreams(bus);
+  // Pausing or resuming the wall reaches every open wall at once.
+  const stopWallState = deps.settings?.onChange(async (next, previous) => {
+    if (next.wall_paused !== previous.wall_paused) await bus.wallState(next.wall_paused);
+  });
   let pruneTimer: NodeJS.Timeout | undefined;
   const prune = () => bus.prune().catch((err) => log.warn('Could not prune old wall events', err));
   return {
@@ -30,6 +35,7 @@ export function createEventsModule(deps: { bus: EventBus }, opts: EventsModuleOp
       streams.closeAll();
     },
     stop() {
+      stopWallState?.();
       clearInterval(pruneTimer);
       streams.closeAll();
     },

@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.js';
 /** One event for live screens: photo-visible carries the gallery item, photo-hidden carries {id}. */
 export interface BusEvent {
   id: number;
-  type: 'photo-visible' | 'photo-hidden';
+  type: 'photo-visible' | 'photo-hidden' | 'wall-state';
   data: unknown;
 }
 
@@ -22,10 +22,22 @@ export class EventsRepo {
     return row.id;
   }
 
-  /** Events after `lastId`, oldest first. */
-  async since(lastId: number, limit: number): Promise<BusEvent[]> {
-    const rows = await this.db.selectFrom('events').selectAll().where('id', '>', lastId).orderBy('id').limit(limit).execute();
-    return rows.map((r) => ({ id: r.id, type: r.type as BusEvent['type'], data: JSON.parse(r.data) }));
+  /**
+   * Events after `lastId`, oldest first. `current` is false for a photo-visible event whose
+   * photo is no longer visible (hidden or deleted since): a replay must not show it again.
+   */
+  async since(lastId: number, limit: number): Promise<(BusEvent & { current: boolean })[]> {
+    const rows = await this.db
+      .selectFrom('events as e')
+      .selectAll('e')
+      .select(
+        sql<number>`e.type <> 'photo-visible' OR EXISTS (SELECT 1 FROM photos p WHERE p.id = json_extract(e.data, '$.id') AND p.is_visible = 1)`.as('current'),
+      )
+      .where('e.id', '>', lastId)
+      .orderBy('e.id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ id: r.id, type: r.type as BusEvent['type'], data: JSON.parse(r.data), current: r.current === 1 }));
   }
 
   /** The oldest stored id, and the last id ever given (AUTOINCREMENT never reuses one); 0 when none. */

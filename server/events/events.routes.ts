@@ -6,8 +6,11 @@ import type { EventStreams } from './events.service.js';
 export function eventsRouter(streams: EventStreams, opts: EventStreamOptions = {}): Router {
   const r = Router();
   r.get('/events', async (req, res) => {
+    const release = streams.admit(req.ip ?? req.socket.remoteAddress ?? '');
     const given = parseLastEventId(req);
-    await streams.connect(openEventStream(req, res, opts), given);
+    const sink = openEventStream(req, res, opts);
+    sink.onClose(release);
+    await streams.connect(sink, given);
   });
   return r;
 }

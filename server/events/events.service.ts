@@ -1,3 +1,4 @@
+import { AppError } from '../errors.js';
 import { log } from '../log.js';
 import type { BusEvent, EventBus } from './bus.js';
 
@@ -13,7 +14,11 @@ export interface EventSink {
 export interface EventStreamsOptions {
   /** A client that missed more than this is told to reload its list instead of replaying. */
   maxReplay?: number;
+  /** Open streams one client address may hold; more are refused (429). */
+  maxPerAddress?: number;
 }
+
+const TOO_MANY_STREAMS = 'Too many live screens are open from this address. Please close one and try again.';
 
 const REPLAY_BATCH = 500;
 
@@ -26,12 +31,33 @@ const REPLAY_BATCH = 500;
 export class EventStreams {
   private readonly open = new Set<EventSink>();
   private readonly maxReplay: number;
+  private readonly maxPerAddress: number;
+  private readonly perAddress = new Map<string, number>();
 
   constructor(
     private readonly bus: EventBus,
     opts: EventStreamsOptions = {},
   ) {
     this.maxReplay = opts.maxReplay ?? 2_000;
+    this.maxPerAddress = opts.maxPerAddress ?? 10;
+  }
+
+  /**
+   * Takes one of the address's stream slots before a stream opens (rate_limited when all are
+   * taken); the returned function gives it back and may be called more than once.
+   */
+  admit(address: string): () => void {
+    const held = this.perAddress.get(address) ?? 0;
+    if (held >= this.maxPerAddress) throw new AppError('rate_limited', TOO_MANY_STREAMS, { retry_after: 30 });
+    this.perAddress.set(address, held + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    };
   }
 
   get size(): number {
@@ -89,7 +115,11 @@ export class EventStreams {
         for (;;) {
           const batch = await this.bus.since(lastSent, REPLAY_BATCH);
           if (closed) return;
-          for (const ev of batch) send(ev);
+          // A photo shown and hidden again while the screen was away is not shown now.
+          for (const ev of batch) {
+            if (ev.current) send({ id: ev.id, type: ev.type, data: ev.data });
+            else lastSent = Math.max(lastSent, ev.id);
+          }
           replayed += batch.length;
           if (batch.length < REPLAY_BATCH) break;
           if (replayed >= this.maxReplay) {

@@ -31,6 +31,7 @@ export function manifestEntry(p: ExportPhoto, name: string, bytes: number, sha25
     width: p.width ?? null,
     height: p.height ?? null,
     is_visible: typeof p.is_visible === 'boolean' ? p.is_visible : null,
+    uploader_name: p.uploader_name ?? null,
   };
 }
 

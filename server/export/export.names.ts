@@ -3,24 +3,10 @@
  * library: "2025-06-07 16-42-10 Canon EOS 40D - IMG_0042.jpg".
  */
 
+import { INVISIBLE_CHARS, withRealExtension } from '../photos/file-names.js';
+
 /** Filesystems cap names at 255 bytes; leave room for " (12345)". */
 const MAX_NAME_BYTES = 200;
-
-const EXTENSION_BY_TYPE: Record<string, string> = {
-  'image/jpeg': '.jpg',
-  'image/png': '.png',
-  'image/gif': '.gif',
-  'image/webp': '.webp',
-  'image/heic': '.heic',
-  'image/heif': '.heif',
-  'image/avif': '.avif',
-  'image/tiff': '.tif',
-  'video/mp4': '.mp4',
-  'video/quicktime': '.mov',
-  'video/webm': '.webm',
-  'video/x-msvideo': '.avi',
-  'video/3gpp': '.3gp',
-};
 
 /** Wall-clock parts of a stored timestamp, read from its digits so no time zone shifts them. */
 export interface ClockTime {
@@ -83,7 +69,7 @@ function truncateBytes(s: string, max: number): string {
 export function sanitizeSegment(name: string, fallback = 'photo'): string {
   let s = name
     .normalize('NFC')
-    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .replace(INVISIBLE_CHARS, '')
     .replace(/[/\\:*?"<>|]/g, '_')
     .replace(/\s+/g, ' ')
     .trim()
@@ -111,8 +97,8 @@ export interface NameSource {
 export function entryName(p: NameSource): string {
   const when = parseClockTime(p.date_taken) ?? parseClockTime(p.upload_timestamp);
   const camera = sanitizeSegment(cameraLabel(p.camera_make, p.camera_model), '');
-  const [stem, givenExt] = splitExtension(sanitizeSegment(p.original_filename));
-  const ext = givenExt || (EXTENSION_BY_TYPE[p.content_type.toLowerCase()] ?? '');
+  // A guest's "x.hta" that is really a JPEG is saved as "x.hta.jpg".
+  const [stem, ext] = splitExtension(withRealExtension(sanitizeSegment(p.original_filename), p.content_type));
   const prefix = [when ? formatClockTime(when) : '', camera].filter(Boolean).join(' ');
   let base = prefix ? `${prefix} - ${stem}` : stem;
   base = truncateBytes(base, MAX_NAME_BYTES - byteLength(ext));

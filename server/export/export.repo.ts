@@ -5,7 +5,7 @@ import type { DB } from '../db/schema.js';
 /** The columns an export needs; thousands of these are never held at once (see the iterators). */
 export type ExportPhoto = Pick<
   AdminPhoto,
-  'id' | 'original_filename' | 'content_type' | 'file_size' | 'upload_timestamp' | 'date_taken' | 'camera_make' | 'camera_model' | 'width' | 'height' | 'is_visible'
+  'id' | 'original_filename' | 'content_type' | 'file_size' | 'upload_timestamp' | 'date_taken' | 'camera_make' | 'camera_model' | 'width' | 'height' | 'is_visible' | 'uploader_name'
 > & { stored_path: string };
 
 const COLUMNS = [
@@ -21,6 +21,7 @@ const COLUMNS = [
   'width',
   'height',
   'is_visible',
+  'uploader_name',
 ] as const;
 
 type Row = Omit<ExportPhoto, 'is_visible'> & { is_visible: number };

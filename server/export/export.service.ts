@@ -2,9 +2,10 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { DataPaths } from '../context.js';
 import { log } from '../log.js';
+import { momentOf, momentWindows } from '../settings/moments.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { ExportManifest, manifestEntry } from './export.manifest.js';
-import { archiveFileName, clockTimeToZipDate, entryName, parseClockTime, UniqueNames, type ArchiveFileName } from './export.names.js';
+import { archiveFileName, clockTimeToZipDate, entryName, parseClockTime, sanitizeSegment, UniqueNames, type ArchiveFileName } from './export.names.js';
 import type { ExportPhoto, ExportRepo } from './export.repo.js';
 import { appendToZip, createZip, HashingFileReader } from './zip.js';
 
@@ -129,6 +130,12 @@ export class ExportService {
 
     const fill = async (): Promise<void> => {
       try {
+        // One folder per moment (schedule item); a file outside every moment stays at the root.
+        const windows = momentWindows(await this.settings.get());
+        const folderOf = (p: ExportPhoto) => {
+          const moment = momentOf(p, windows);
+          return moment === null ? '' : `${sanitizeSegment(moment, 'Moment')}/`;
+        };
         const photos =
           request.kind === 'selected'
             ? this.repo.byIds(request.ids, (id) => manifest.addMissing(id))
@@ -155,7 +162,7 @@ export class ExportService {
           // Errors surface through the archive; this listener only keeps an early failure from being unhandled.
           reader.on('error', () => {});
           const when = parseClockTime(photo.date_taken) ?? parseClockTime(photo.upload_timestamp);
-          const name = names.claim(entryName(photo));
+          const name = names.claim(folderOf(photo) + entryName(photo));
           pending.push({ photo, name, reader });
           appendToZip(zip, reader, { name, date: when ? clockTimeToZipDate(when) : new Date() });
         }

@@ -66,7 +66,9 @@ export const apiNotFound: RequestHandler = (req, res) => {
 /** Turns any error into the contract's JSON body; unknown errors are logged and answered generically. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
   const answer = errorAnswer(err);
-  if (answer.status >= 500) log.error(`${req.method} ${req.originalUrl} failed`, err);
+  // A full disk is the operator's to fix, not a bug: one line per refusal, without a stack.
+  if (answer.body.code === 'storage_full') log.warn(`${req.method} ${req.originalUrl}: ${answer.body.error}`);
+  else if (answer.status >= 500) log.error(`${req.method} ${req.originalUrl} failed`, err);
   if (res.headersSent) {
     res.destroy();
     return;

@@ -45,6 +45,9 @@ const parse = multer({
     cb(null, seen === 1 && file.fieldname === 'file');
   },
   limits: { fields: 32, fieldSize: FIELD_SIZE, parts: 40 },
+  // Browsers send a file name's UTF-8 bytes as they are; read as latin1 (the default) "é" or a
+  // bidirectional override would turn into other characters and slip past the name's cleaning.
+  defParamCharset: 'utf8',
   // Big buffers keep the per-chunk overhead low on multi-megabyte chunks (types lag behind multer here).
   ...({ highWaterMark: 1 << 20, fileHwm: 1 << 20 } as object),
 }).any();

@@ -10,6 +10,14 @@ const MAX_CACHED_PAGES = 1000;
 type SortKey = [upload_timestamp: string, id: string];
 
 /**
+ * Which photos the public gallery (and the wall) list: the visible ones, except a video whose
+ * web copy does not exist yet. The same text is the condition of the index photos_listed_order
+ * (migration 0007); INDEXED BY holds SQLite to that index, which holds exactly these rows.
+ */
+export const LISTED = `is_visible = 1 AND (display_path IS NOT NULL OR content_type NOT LIKE 'video/%')`;
+const FROM_LISTED = `FROM photos INDEXED BY photos_listed_order WHERE ${LISTED}`;
+
+/**
  * The public gallery's reads (read-only; photos.repo.ts writes the table). This is the hot path
  * (every guest's phone, the wall), so it uses synchronous prepared statements on the connection
  * rather than Kysely. OFFSET makes SQLite walk past every earlier row, so pages start from a
@@ -26,14 +34,14 @@ export class GalleryRepo {
 
   constructor(sqlite: Sqlite) {
     const order = 'ORDER BY upload_timestamp DESC, id DESC';
-    this.firstKey = sqlite.prepare(`SELECT upload_timestamp, id FROM photos WHERE is_visible = 1 ${order} LIMIT 1`).raw() as Statement<[]>;
+    this.firstKey = sqlite.prepare(`SELECT upload_timestamp, id ${FROM_LISTED} ${order} LIMIT 1`).raw() as Statement<[]>;
     this.nextAnchor = sqlite
-      .prepare(`SELECT upload_timestamp, id FROM photos WHERE is_visible = 1 AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT 1 OFFSET ${ANCHOR_STEP}`)
+      .prepare(`SELECT upload_timestamp, id ${FROM_LISTED} AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT 1 OFFSET ${ANCHOR_STEP}`)
       .raw() as Statement<[string, string]>;
     this.pageFrom = sqlite.prepare(
-      `SELECT ${GALLERY_COLUMNS.join(', ')} FROM photos WHERE is_visible = 1 AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT ? OFFSET ?`,
+      `SELECT ${GALLERY_COLUMNS.join(', ')} ${FROM_LISTED} AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT ? OFFSET ?`,
     );
-    this.visibleCount = sqlite.prepare(`SELECT count(*) FROM photos WHERE is_visible = 1`).pluck();
+    this.visibleCount = sqlite.prepare(`SELECT count(*) ${FROM_LISTED}`).pluck();
     // Bumped by triggers whenever a visible photo is inserted, updated or deleted, on any connection.
     this.galleryVersion = sqlite.prepare(`SELECT n FROM gallery_version WHERE id = 1`).pluck();
   }

@@ -2,7 +2,9 @@ import { Router, type Request, type Response } from 'express';
 import type { DataPaths } from '../context.js';
 import type { PhotoRow } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../errors.js';
+import { guestIdOf } from '../http/guest.js';
 import type { DownloadTokens } from './download-tokens.js';
+import { withRealExtension } from './file-names.js';
 import { resolveStored } from './photo-files.js';
 import type { PhotosService } from './photos.service.js';
 
@@ -38,8 +40,9 @@ export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: Dow
 
   const photoFor = async (req: Request, res: Response): Promise<PhotoRow> => {
     const row = await photos.find(String(req.params.id));
-    // A hidden photo's media look exactly like an unknown id to anyone without a session.
-    if (!row || (!row.is_visible && !req.user)) throw gone(res);
+    // A hidden photo's media look exactly like an unknown id to anyone but an admin and the guest who sent it.
+    const owner = row?.guest_id != null && row.guest_id === guestIdOf(req);
+    if (!row || (!row.is_visible && !req.user && !owner)) throw gone(res);
     return row;
   };
 
@@ -47,10 +50,11 @@ export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: Dow
     const row = await photoFor(req, res);
     const abs = resolveStored(paths, row[column]);
     if (!abs) throw gone(res, 'This media has not been generated yet.');
-    const scope = row.is_visible ? 'public' : 'private';
     // The URL names the derivative version; a rebuilt file gets a new URL, so this one never changes.
+    // Always private: a browser may keep it, but no shared cache (a tunnel's CDN) may go on
+    // serving a photo after the couple hides it.
     const versioned = req.query.v === String(row.derivative_version);
-    res.set('Cache-Control', versioned ? `${scope}, max-age=${YEAR}, immutable` : `${scope}, no-cache`);
+    res.set('Cache-Control', versioned ? `private, max-age=${YEAR}, immutable` : 'private, no-cache');
     await sendFile(res, abs);
   };
 
@@ -66,7 +70,8 @@ export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: Dow
     const row = await photos.find(String(req.params.id));
     const abs = row && resolveStored(paths, row.stored_path);
     if (!row || !abs) throw gone(res);
-    res.attachment(row.original_filename); // filename plus RFC 5987 filename* for non-ASCII names
+    // filename plus RFC 5987 filename* for non-ASCII names; the extension is the file's real type's.
+    res.attachment(withRealExtension(row.original_filename, row.content_type));
     res.set({ 'Content-Type': row.content_type, 'Cache-Control': 'private, no-store' });
     await sendFile(res, abs);
   });

@@ -18,6 +18,8 @@ export const GALLERY_COLUMNS = [
   'camera_model',
   'width',
   'height',
+  'uploader_name',
+  'duration',
 ] as const;
 
 export type GalleryRow = Pick<PhotoRow, (typeof GALLERY_COLUMNS)[number]>;
@@ -34,7 +36,8 @@ export function displayUrl(r: Pick<PhotoRow, 'id' | 'display_path' | 'derivative
   return r.display_path ? `/media/${encodeURIComponent(r.id)}/display?v=${r.derivative_version}` : null;
 }
 
-export const photoRowToGalleryItem = (r: GalleryRow): GalleryItem => ({
+/** `moment`: the schedule item the photo belongs to (settings/moments.ts), null outside every window. */
+export const photoRowToGalleryItem = (r: GalleryRow, moment: string | null): GalleryItem => ({
   id: r.id,
   content_type: r.content_type,
   thumbnail_url: thumbnailUrl(r),
@@ -47,7 +50,13 @@ export const photoRowToGalleryItem = (r: GalleryRow): GalleryItem => ({
   camera_model: r.camera_model,
   width: r.width,
   height: r.height,
+  moment,
+  uploader_name: r.uploader_name,
+  duration: r.duration,
 });
+
+/** Guests see who shared a photo only while the couple's show_uploader_names setting is on. */
+export const withUploaderName = (item: GalleryItem, show: boolean): GalleryItem => (show || item.uploader_name === null ? item : { ...item, uploader_name: null });
 
 export const photoRowToAdminPhoto = (r: PhotoRow): AdminPhoto => ({
   id: r.id,

@@ -6,6 +6,7 @@ import type { DB } from '../db/schema.js';
 import type { EventBus } from '../events/bus.js';
 import type { Module } from '../http/module.js';
 import type { Processing } from '../processing/processing.service.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import { DownloadTokens } from './download-tokens.js';
 import { mediaRouter } from './media.routes.js';
 import { adminPhotosRouter, publicPhotosRouter } from './photos.routes.js';
@@ -19,16 +20,24 @@ export interface PhotosModuleDeps {
   sqlite: Sqlite;
   bus: EventBus;
   processing: Processing;
+  settings: SettingsService;
 }
 
 /** Stored photos: the public gallery, stats and upload status poll, moderation, and the /media files. */
-export function createPhotosModule({ paths, db, sqlite, bus, processing }: PhotosModuleDeps): Module {
-  const photos = new PhotosService({ paths, db, sqlite, bus, processing });
+export function createPhotosModule({ paths, db, sqlite, bus, processing, settings }: PhotosModuleDeps): Module {
+  const photos = new PhotosService({ paths, db, sqlite, bus, processing, settings });
   const downloads = new DownloadTokens();
+  // moderation "auto": each photo processing finishes is offered for approval.
+  const stopAutoApproval = processing.onProcessed((id) => photos.autoApprove(id));
+  const stopListing = processing.onWebCopy((id) => photos.announceListed(id));
   return {
     name: 'photos',
     publicApi: [publicPhotosRouter(photos)],
     adminApi: [adminPhotosRouter(photos, downloads)],
     root: [mediaRouter(paths, photos, downloads)],
+    stop() {
+      stopAutoApproval();
+      stopListing();
+    },
   };
 }

@@ -11,7 +11,7 @@ export interface CameraCount {
 }
 
 /**
- * The photos table. This is its only writer: uploads insert through insertUnlessDuplicate,
+ * The photos table. This is its only writer: uploads insert through insertWith,
  * processing fills rows in through updateMedia/markError, moderation changes visibility and deletes.
  * Other modules construct their own `new PhotosRepo(db)`. The public gallery's hot read path is
  * gallery.repo.ts.
@@ -27,6 +27,20 @@ export class PhotosRepo {
       .onConflict((oc) => oc.column('sha256').doNothing())
       .executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
+  }
+
+  /**
+   * A new photo together with the rows that must exist with it (its activity, its processing
+   * job), written by their own repositories through `alongside` in the same transaction: a crash
+   * leaves all of them or none. Only SQL runs inside, never file work, so the connection is
+   * held for microseconds. False (and nothing stored) for a duplicate sha256.
+   */
+  insertWith(row: NewPhotoRow, alongside: (tx: Kysely<DB>) => Promise<void>): Promise<boolean> {
+    return this.db.transaction().execute(async (tx) => {
+      const inserted = await new PhotosRepo(tx).insertUnlessDuplicate(row);
+      if (inserted) await alongside(tx);
+      return inserted;
+    });
   }
 
   get(id: string): Promise<PhotoRow | undefined> {
@@ -51,15 +65,17 @@ export class PhotosRepo {
     await this.updateMedia(id, { status: 'error', processing_error: message.slice(0, 500) });
   }
 
-  private filtered(filter: AdminFilter) {
+  /** `uploader`: only the photos a guest sent under that name. */
+  private filtered(filter: AdminFilter, uploader?: string) {
     let q = this.db.selectFrom('photos');
+    if (uploader !== undefined) q = q.where('uploader_name', '=', uploader);
     if (filter === 'visible') q = q.where('is_visible', '=', 1);
     if (filter === 'hidden') q = q.where('is_visible', '=', 0);
     return q;
   }
 
-  listAdmin(filter: AdminFilter, limit: number, offset: number): Promise<PhotoRow[]> {
-    return this.filtered(filter)
+  listAdmin(filter: AdminFilter, limit: number, offset: number, uploader?: string): Promise<PhotoRow[]> {
+    return this.filtered(filter, uploader)
       .selectAll()
       .orderBy('upload_timestamp', 'desc')
       .orderBy('id', 'desc')
@@ -68,8 +84,8 @@ export class PhotosRepo {
       .execute();
   }
 
-  async countAdmin(filter: AdminFilter): Promise<number> {
-    const r = await this.filtered(filter)
+  async countAdmin(filter: AdminFilter, uploader?: string): Promise<number> {
+    const r = await this.filtered(filter, uploader)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(r.n);
@@ -97,8 +113,11 @@ export class PhotosRepo {
       .execute();
   }
 
-  delete(id: string): Promise<PhotoRow | undefined> {
-    return this.db.deleteFrom('photos').where('id', '=', id).returningAll().executeTakeFirst();
+  /** Deletes one photo (with `guestId`: only if that guest sent it); returns the row deleted. */
+  delete(id: string, guestId?: string): Promise<PhotoRow | undefined> {
+    let q = this.db.deleteFrom('photos').where('id', '=', id);
+    if (guestId !== undefined) q = q.where('guest_id', '=', guestId);
+    return q.returningAll().executeTakeFirst();
   }
 
   /** Totals over every stored photo (for /api/stats and the dashboard). */
@@ -115,11 +134,13 @@ export class PhotosRepo {
     return { total: Number(r.total), visible: Number(r.visible), videos: Number(r.videos), bytes: Number(r.bytes) };
   }
 
-  cameraCounts(): Promise<CameraCount[]> {
+  /** `visibleOnly` for the public: a camera name is EXIF text a guest chose, shown only once approved. */
+  cameraCounts(visibleOnly = false): Promise<CameraCount[]> {
     return this.db
       .selectFrom('photos')
       .select((eb) => ['camera_make', 'camera_model', eb.fn.countAll<number>().as('n')])
       .where((eb) => eb.or([eb('camera_make', 'is not', null), eb('camera_model', 'is not', null)]))
+      .$if(visibleOnly, (q) => q.where('is_visible', '=', 1))
       .groupBy(['camera_make', 'camera_model'])
       .execute();
   }

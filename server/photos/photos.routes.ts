@@ -4,6 +4,7 @@ import type { DownloadTokens } from './download-tokens.js';
 import { boolParam, bulkAction, intParam, photoIds, rotationDegrees } from './photos.params.js';
 import type { AdminFilter } from './photos.repo.js';
 import type { PhotosService } from './photos.service.js';
+import { invalid } from '../errors.js';
 
 /** GET /api/photos, GET /api/stats, GET /api/photos/:id/status */
 export function publicPhotosRouter(photos: PhotosService): Router {
@@ -11,7 +12,11 @@ export function publicPhotosRouter(photos: PhotosService): Router {
   r.get('/photos', async (req, res) => {
     const limit = intParam(req.query.limit, 'limit', { default: 20, min: 1, max: 100 });
     const offset = intParam(req.query.offset, 'offset', { default: 0, min: 0 });
-    res.json({ success: true, ...photos.gallery(limit, offset) });
+    const moment = req.query.moment;
+    if (moment !== undefined && typeof moment !== 'string') throw invalid('moment must be the title of one schedule item.');
+    // The wall (public anyway) keeps showing photos before the gallery's reveal time.
+    const ignoreReveal = req.query.view === 'wall';
+    res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, ignoreReveal })) });
   });
   r.get('/stats', async (_req, res) => {
     res.json({ success: true, stats: await photos.stats() });
@@ -38,7 +43,9 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
     const pending = boolParam(req.query.pending, 'pending', false);
     const showAll = boolParam(req.query.show_all, 'show_all', true);
     const filter: AdminFilter = pending ? 'hidden' : showAll ? 'all' : 'visible';
-    res.json({ success: true, ...(await photos.adminList(filter, page, perPage)) });
+    const uploader = req.query.uploader;
+    if (uploader !== undefined && typeof uploader !== 'string') throw invalid('uploader must be one name.');
+    res.json({ success: true, ...(await photos.adminList(filter, page, perPage, uploader || undefined)) });
   });
 
   r.post('/photos/bulk-toggle-visibility', anyAdmin, async (req, res) => {
@@ -58,7 +65,8 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
   });
 
   r.post('/photos/regenerate-all-thumbnails', moderator, async (_req, res) => {
-    res.json({ success: true, statistics: await photos.regenerateAll() });
+    const { statistics, running } = await photos.regenerateAll();
+    res.json({ success: true, statistics, running });
   });
 
   r.post('/photos/:id/toggle-visibility', anyAdmin, async (req, res) => {

@@ -8,12 +8,15 @@ import { AppError, invalid, notFound } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import { log } from '../log.js';
 import type { Processing } from '../processing/processing.service.js';
+import { momentOf, momentWindows, type MomentWindow } from '../settings/moments.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import { camerasByName } from './camera-stats.js';
 import { GalleryRepo } from './gallery.repo.js';
-import { photoRowToAdminPhoto, photoRowToGalleryItem, type AdminPhoto } from './photos.mappers.js';
-import { removePhotoFiles } from './photo-files.js';
+import { photoRowToAdminPhoto, photoRowToGalleryItem, withUploaderName, type AdminPhoto } from './photos.mappers.js';
+import { removePhoto } from './photo-removal.js';
 import type { Stats } from '../../common/api-types.js';
 import { PhotosRepo, type AdminFilter } from './photos.repo.js';
+import { MomentsRepo } from './moments.repo.js';
 
 export const PHOTO_NOT_FOUND = 'Photo not found.';
 /** The upload status poll's answer for an unknown id (its sentence predates PHOTO_NOT_FOUND). */
@@ -25,6 +28,7 @@ export interface PhotosDeps {
   sqlite: Sqlite;
   bus: EventBus;
   processing: Processing;
+  settings: SettingsService;
 }
 
 const userName = (u: AuthUser) => u.full_name || u.username;
@@ -34,23 +38,45 @@ const isVideo = (r: Pick<PhotoRow, 'content_type'>) => r.content_type.startsWith
 export class PhotosService {
   private readonly repo: PhotosRepo;
   private readonly galleryRepo: GalleryRepo;
+  private readonly momentsRepo: MomentsRepo;
 
   constructor(private readonly deps: PhotosDeps) {
     this.repo = new PhotosRepo(deps.db);
     this.galleryRepo = new GalleryRepo(deps.sqlite);
+    this.momentsRepo = new MomentsRepo(deps.sqlite);
   }
 
-  gallery(limit: number, offset: number) {
-    const rows = this.galleryRepo.listVisible(limit, offset);
-    const total = this.galleryRepo.countVisible();
+  /**
+   * The public gallery, or one moment of it. Until gallery_opens_at it is an empty page that
+   * says when it opens; the wall reads the full list with `ignoreReveal`.
+   */
+  async gallery(limit: number, offset: number, opts: { moment?: string; ignoreReveal?: boolean } = {}) {
+    const s = await this.deps.settings.get();
+    const windows = momentWindows(s);
+    const opensAt = s.gallery_opens_at && Date.parse(s.gallery_opens_at) > Date.now() ? s.gallery_opens_at : undefined;
+    const empty = { photos: [], pagination: { total: 0, limit, offset, has_more: false } };
+    if (opensAt && !opts.ignoreReveal) return { ...empty, opens_at: opensAt };
+    let rows: ReturnType<GalleryRepo['listVisible']>;
+    let total: number;
+    if (opts.moment !== undefined) {
+      const w = windows.find((w) => w.title === opts.moment);
+      if (!w) return empty;
+      [rows, total] = [this.momentsRepo.list(w, limit, offset), this.momentsRepo.total(w)];
+    } else {
+      [rows, total] = [this.galleryRepo.listVisible(limit, offset), this.galleryRepo.countVisible()];
+    }
     return {
-      photos: rows.map(photoRowToGalleryItem),
+      photos: rows.map((r) => withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows)), s.show_uploader_names)),
       pagination: { total, limit, offset, has_more: offset + rows.length < total },
     };
   }
 
+  private async windows(): Promise<MomentWindow[]> {
+    return momentWindows(await this.deps.settings.get());
+  }
+
   async stats(): Promise<Stats> {
-    const [t, rows] = await Promise.all([this.repo.totals(), this.repo.cameraCounts()]);
+    const [t, rows] = await Promise.all([this.repo.totals(), this.repo.cameraCounts(true)]);
     const cameras = camerasByName(rows);
     return {
       total_photos: t.total,
@@ -68,8 +94,12 @@ export class PhotosService {
     return row.status;
   }
 
-  async adminList(filter: AdminFilter, page: number, perPage: number) {
-    const [rows, total] = await Promise.all([this.repo.listAdmin(filter, perPage, (page - 1) * perPage), this.repo.countAdmin(filter)]);
+  /** `uploader`: one guest's photos, by the name they gave. */
+  async adminList(filter: AdminFilter, page: number, perPage: number, uploader?: string) {
+    const [rows, total] = await Promise.all([
+      this.repo.listAdmin(filter, perPage, (page - 1) * perPage, uploader),
+      this.repo.countAdmin(filter, uploader),
+    ]);
     const pages = Math.ceil(total / perPage);
     return {
       photos: rows.map(photoRowToAdminPhoto),
@@ -91,7 +121,7 @@ export class PhotosService {
   async setVisible(id: string, visible: boolean, user: AuthUser): Promise<AdminPhoto> {
     const row = await this.get(id);
     const [changed] = await this.repo.setVisibleMany([row.id], visible, new Date().toISOString());
-    if (changed) await this.announce([changed], visible, user);
+    if (changed) await this.announce([changed], visible, userName(user));
     return photoRowToAdminPhoto(changed ?? (await this.get(id)));
   }
 
@@ -104,26 +134,48 @@ export class PhotosService {
     const found = await this.repo.byIds(ids);
     const known = new Set(found.map((r) => r.id));
     const changed = await this.repo.setVisibleMany([...known], visible, new Date().toISOString());
-    await this.announce(changed, visible, user);
+    await this.announce(changed, visible, userName(user));
     return { updated: known.size, not_found: ids.filter((id) => !known.has(id)) };
   }
 
-  /** Tells live screens, and logs approvals (a hidden photo an admin made visible). */
-  private async announce(changed: PhotoRow[], visible: boolean, user: AuthUser): Promise<void> {
+  /**
+   * moderation "auto": a new upload that processing left `complete`, hidden and never approved
+   * becomes visible by the same path as an admin's approval. An `error` stays hidden.
+   */
+  async autoApprove(id: string): Promise<void> {
+    if ((await this.deps.settings.get()).moderation !== 'auto') return;
+    const row = await this.repo.get(id);
+    if (!row || row.status !== 'complete' || row.is_visible === 1 || row.approved_at !== null) return;
+    const changed = await this.repo.setVisibleMany([id], true, new Date().toISOString());
+    await this.announce(changed, true, null, ' automatically');
+  }
+
+  /** A video's web copy now exists: when it is visible already, live screens show it from now on. */
+  async announceListed(id: string): Promise<void> {
+    const row = await this.repo.get(id);
+    if (!row || row.is_visible !== 1) return;
+    const item = photoRowToGalleryItem(row, momentOf(row, await this.windows()));
+    await this.deps.bus.photoVisible(withUploaderName(item, await this.deps.settings.showUploaderNames()));
+  }
+
+  /** Tells live screens, and logs approvals (a hidden photo made visible; by nobody when automatic). */
+  private async announce(changed: PhotoRow[], visible: boolean, by: string | null, how = ''): Promise<void> {
+    const windows = visible && changed.length ? await this.windows() : [];
+    const names = visible && changed.length ? await this.deps.settings.showUploaderNames() : false;
     for (const r of changed) {
-      if (visible) await this.deps.bus.photoVisible(photoRowToGalleryItem(r));
+      // A video without its web copy is not listed yet: announceListed() tells the wall once it is.
+      if (visible && isVideo(r) && !r.display_path) continue;
+      if (visible) await this.deps.bus.photoVisible(withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows)), names));
       else await this.deps.bus.photoHidden(r.id);
     }
     if (!visible || !changed.length) return;
-    const text = changed.length === 1 ? `Approved "${changed[0].original_filename}"` : `Approved ${changed.length} photos`;
-    await recordActivity(this.deps.db, 'approval', text, userName(user));
+    const text = changed.length === 1 ? `Approved "${changed[0].original_filename}"${how}` : `Approved ${changed.length} photos${how}`;
+    await recordActivity(this.deps.db, 'approval', text, by);
   }
 
   async delete(id: string, user: AuthUser): Promise<PhotoRow> {
-    const row = await this.repo.delete(id);
+    const row = await removePhoto(this.deps, id);
     if (!row) throw notFound(PHOTO_NOT_FOUND);
-    await removePhotoFiles(this.deps.paths, row);
-    if (row.is_visible) await this.deps.bus.photoHidden(row.id);
     await recordActivity(this.deps.db, 'other', `Deleted "${row.original_filename}"`, userName(user));
     return row;
   }
@@ -157,8 +209,8 @@ export class PhotosService {
     return photoRowToAdminPhoto(await this.get(id));
   }
 
-  /** Every photo's derivatives rebuilt, one job after another in the processing queue. */
-  regenerateAll(): Promise<{ processed: number; succeeded: number; failed: number }> {
+  /** Every photo's derivatives rebuilt, one job after another in the processing queue (running: still going on). */
+  regenerateAll(): Promise<{ statistics: { processed: number; succeeded: number; failed: number }; running: boolean }> {
     return this.deps.processing.regenerateAll();
   }
 }

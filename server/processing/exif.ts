@@ -1,4 +1,5 @@
 import exifr from 'exifr';
+import sharp from 'sharp';
 
 export interface ExifFacts {
   /** ISO 8601: with the offset when the camera recorded one (OffsetTimeOriginal), else the wall-clock time marked Z. */
@@ -30,22 +31,24 @@ export function exifDateToIso(raw: unknown, offset?: unknown): string | null {
   return `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}${zone}`;
 }
 
+/**
+ * exifr finds EXIF in JPEG, PNG, WebP and iPhone HEIC files, but not in every HEIF writer's
+ * layout (libheif's own AVIF/HEIF files): then the block libvips found is read instead.
+ */
+async function exifBlock(file: string): Promise<Record<string, unknown> | undefined> {
+  const parsed = await exifr.parse(file, OPTIONS).catch(() => undefined);
+  // exifr answers a block it cannot read with only {errors}.
+  if (parsed && Object.keys(parsed).some((k) => k !== 'errors')) return parsed;
+  const raw = (await sharp(file).metadata().catch(() => null))?.exif;
+  // libvips hands the block with its "Exif\0\0" prefix; exifr wants the TIFF structure after it.
+  const tiff = raw && raw.subarray(0, 6).toString('latin1') === 'Exif\0\0' ? raw.subarray(6) : raw;
+  return tiff ? exifr.parse(tiff, OPTIONS).catch(() => undefined) : undefined;
+}
+
 /** Date, camera and orientation from a photo's EXIF; a missing or malformed block gives nulls, never an error. */
 export async function readExif(file: string): Promise<ExifFacts> {
   try {
-    const t = await exifr.parse(file, {
-      tiff: true,
-      exif: true,
-      gps: false,
-      xmp: false,
-      icc: false,
-      iptc: false,
-      jfif: false,
-      ihdr: false,
-      translateValues: false,
-      reviveValues: false,
-      mergeOutput: true,
-    });
+    const t = await exifBlock(file);
     if (!t) return NONE;
     const orientation = typeof t.Orientation === 'number' && t.Orientation >= 1 && t.Orientation <= 8 ? t.Orientation : null;
     return {
@@ -58,3 +61,17 @@ export async function readExif(file: string): Promise<ExifFacts> {
     return NONE;
   }
 }
+
+const OPTIONS = {
+  tiff: true,
+  exif: true,
+  gps: false,
+  xmp: false,
+  icc: false,
+  iptc: false,
+  jfif: false,
+  ihdr: false,
+  translateValues: false,
+  reviveValues: false,
+  mergeOutput: true,
+};

@@ -3,8 +3,11 @@ import path from 'node:path';
 import type { DataPaths } from '../context.js';
 import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import { readExif } from './exif.js';
-import { posterFrame, probeVideo, strippedCopy, type VideoTools } from './ffmpeg.js';
+import { isMachineFailure } from './failures.js';
+import { posterFrame, probeVideo, type VideoFacts, type VideoTools } from './ffmpeg.js';
+import { decodeHeif, needsHeifDecoder } from './heif.js';
 import { imageFacts, writeImageDerivatives } from './sharp.js';
+import { playsAsIs, webFilters, writeWebCopy } from './video.js';
 
 export interface MediaDeps {
   paths: DataPaths;
@@ -29,11 +32,15 @@ export async function buildDerivatives(deps: MediaDeps, photo: PhotoRow): Promis
   const thumb = path.join(dir, `thumb-v${version}.webp`);
   try {
     if (photo.content_type.startsWith('video/')) {
-      return await videoDerivatives(deps, original, dir, version, thumb);
+      return await videoDerivatives(deps, photo, dir, version, thumb);
     }
     const display = path.join(dir, `display-v${version}.webp`);
-    const [facts, exif] = await Promise.all([imageFacts(original), readExif(original)]);
-    await writeImageDerivatives(original, display, thumb);
+    // HEIC/HEIF: decoded by libheif into upright pixels first; EXIF is read from the original either way.
+    const heif = needsHeifDecoder(photo.content_type);
+    const work = path.join(dir, `decode-v${version}`);
+    const source = heif ? await decodeHeif(original, work) : original;
+    const [facts, exif] = await Promise.all([imageFacts(source, heif), readExif(original)]);
+    await writeImageDerivatives(source, display, thumb, heif).finally(() => fs.rm(work, { recursive: true, force: true }));
     return {
       width: facts.width,
       height: facts.height,
@@ -49,33 +56,61 @@ export async function buildDerivatives(deps: MediaDeps, photo: PhotoRow): Promis
     };
   } catch (e) {
     await removeVersion(dir, version);
+    // A full disk or a missing tool is no fault of the file: the queue retries it later.
+    if (isMachineFailure(e)) throw e;
     throw new MediaError(readable(e, photo.content_type));
   }
 }
 
-async function videoDerivatives(deps: MediaDeps, original: string, dir: string, version: number, thumb: string): Promise<PhotoUpdate> {
+/**
+ * Poster and thumbnail from a frame turned and tone-mapped as the web copy will be. When the
+ * original plays everywhere as it is, its web copy (a plain stream copy) is written here and the
+ * video is complete; otherwise the row stays 'processing' and the caller queues the re-encode
+ * (keeping any earlier web copy listed until the new one exists).
+ */
+async function videoDerivatives(deps: MediaDeps, photo: PhotoRow, dir: string, version: number, thumb: string): Promise<PhotoUpdate> {
+  const original = path.join(deps.paths.root, photo.stored_path);
   const facts = await probeVideo(deps.tools, original);
-  const container = original.endsWith('.avi') ? 'avi' : 'mp4';
-  const display = path.join(dir, `display-v${version}.${container}`);
   const at = facts.duration !== null && facts.duration >= 2 ? 1 : 0;
-  const frame = await posterFrame(deps.tools, original, at);
+  const frame = await posterFrame(deps.tools, original, at, webFilters(facts));
   if (frame.length === 0) throw new Error('no frame could be read');
   await writeImageDerivatives(frame, path.join(dir, `poster-v${version}.webp`), thumb);
   await fs.rm(path.join(dir, `poster-v${version}.webp`), { force: true });
-  try {
-    await strippedCopy(deps.tools, original, display, container);
-  } catch (e) {
-    // Some QuickTime codecs cannot live in MP4: keep the QuickTime container then.
-    if (!original.endsWith('.mov')) throw e;
-    await fs.rm(display, { force: true });
-    const mov = path.join(dir, `display-v${version}.mov`);
-    await strippedCopy(deps.tools, original, mov, 'mov');
-    return videoRow(deps, facts, thumb, mov, version);
-  }
-  return videoRow(deps, facts, thumb, display, version);
+  const row = videoRow(deps, facts, thumb, version);
+  if (!playsAsIs(facts)) return (await hasWebCopy(deps, photo)) ? row : { ...row, status: 'processing' };
+  const web = webCopyPath(dir, version);
+  await writeWebCopy(deps.tools, original, web, facts);
+  return { ...row, display_path: rel(deps.paths, web) };
 }
 
-function videoRow(deps: MediaDeps, facts: Awaited<ReturnType<typeof probeVideo>>, thumb: string, display: string, version: number): PhotoUpdate {
+/** A regenerate keeps an earlier re-encode when it plays everywhere (copies made before web copies existed do not). */
+async function hasWebCopy(deps: MediaDeps, photo: PhotoRow): Promise<boolean> {
+  if (!photo.display_path) return false;
+  const facts = await probeVideo(deps.tools, path.join(deps.paths.root, photo.display_path)).catch(() => null);
+  return facts !== null && playsAsIs(facts);
+}
+
+/** Where the web copy of derivative version `version` lives. */
+export const webCopyPath = (dir: string, version: number) => path.join(dir, `display-v${version}.mp4`);
+
+/**
+ * Re-encodes a video's web copy (the transcode job): returns the row fields to store, or null
+ * when the video changed meanwhile (a newer version will be made by its own job).
+ */
+export async function encodeWebCopy(deps: MediaDeps, photo: PhotoRow, signal?: AbortSignal): Promise<PhotoUpdate> {
+  const original = path.join(deps.paths.root, photo.stored_path);
+  const web = webCopyPath(path.join(deps.paths.derived, photo.id), photo.derivative_version);
+  try {
+    const facts = await probeVideo(deps.tools, original);
+    await writeWebCopy(deps.tools, original, web, facts, { signal });
+  } catch (e) {
+    if (signal?.aborted || isMachineFailure(e)) throw e;
+    throw new MediaError(readable(e, photo.content_type));
+  }
+  return { display_path: rel(deps.paths, web), status: 'complete', processing_error: null };
+}
+
+function videoRow(deps: MediaDeps, facts: VideoFacts, thumb: string, version: number): PhotoUpdate {
   return {
     width: facts.width,
     height: facts.height,
@@ -84,7 +119,6 @@ function videoRow(deps: MediaDeps, facts: Awaited<ReturnType<typeof probeVideo>>
     camera_make: facts.cameraMake,
     camera_model: facts.cameraModel,
     thumb_path: rel(deps.paths, thumb),
-    display_path: rel(deps.paths, display),
     derivative_version: version,
     status: 'complete',
     processing_error: null,
@@ -103,10 +137,14 @@ async function removeVersion(dir: string, version: number): Promise<void> {
   }
 }
 
-/** Deletes every derivative in the photo's folder except those of `keepVersion`. */
-export async function removeOldVersions(paths: DataPaths, photoId: string, keepVersion: number): Promise<void> {
+/**
+ * Deletes every derivative in the photo's folder except those of `keepVersion` and the file the
+ * row still points at (`alsoKeep`: a video's earlier web copy stays until its re-encode is done).
+ */
+export async function removeOldVersions(paths: DataPaths, photoId: string, keepVersion: number, alsoKeep?: string | null): Promise<void> {
   const dir = path.join(paths.derived, photoId);
+  const kept = alsoKeep ? path.basename(alsoKeep) : null;
   for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
-    if (!name.includes(`-v${keepVersion}.`)) await fs.rm(path.join(dir, name), { force: true });
+    if (!name.includes(`-v${keepVersion}.`) && name !== kept) await fs.rm(path.join(dir, name), { force: true, recursive: true });
   }
 }

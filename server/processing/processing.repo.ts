@@ -22,21 +22,53 @@ export class ProcessingRepo {
   /**
    * Adds a job; its id, or undefined when the idempotency key is taken or its photo does not
    * exist (checked in the same statement, so a photo deleted meanwhile cannot slip through).
+   * `within`: a transaction the job is part of (stored with its photo, or not at all).
    */
-  async insert(job: NewJob): Promise<number | undefined> {
+  async insert(job: NewJob, within: Kysely<DB> = this.db): Promise<number | undefined> {
     const now = Date.now();
     const r = await sql<{ id: number }>`
       INSERT INTO jobs (type, photo_id, payload, idempotency_key, max_attempts, run_after, last_error, created_at, updated_at)
       SELECT ${job.type}, ${job.photoId}, ${job.payload}, ${job.key}, ${job.maxAttempts}, ${now}, NULL, ${now}, ${now}
       WHERE ${job.photoId} IS NULL OR EXISTS (SELECT 1 FROM photos WHERE id = ${job.photoId})
       ON CONFLICT (idempotency_key) DO NOTHING
-      RETURNING id`.execute(this.db);
+      RETURNING id`.execute(within);
     return r.rows[0]?.id;
   }
 
-  /** Jobs a crash or a stop left running have not finished: they run again. */
-  async requeueRunning(): Promise<void> {
-    await this.db.updateTable('jobs').set({ status: 'queued', updated_at: Date.now() }).where('status', '=', 'running').execute();
+  /**
+   * Jobs a crash left running have not finished: they run again, unless they have used all
+   * their attempts (each crash was one); those fail with `reason` and are returned.
+   */
+  async requeueRunning(reason: string): Promise<JobRow[]> {
+    const now = Date.now();
+    const gaveUp = await this.db
+      .updateTable('jobs')
+      .set({ status: 'failed', last_error: reason, updated_at: now })
+      .where('status', '=', 'running')
+      .whereRef('attempts', '>=', 'max_attempts')
+      .returningAll()
+      .execute();
+    await this.db.updateTable('jobs').set({ status: 'queued', updated_at: now }).where('status', '=', 'running').execute();
+    return gaveUp;
+  }
+
+  /** Jobs a clean stop cut short: queued again with their attempt given back. */
+  async release(ids: readonly number[]): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set((eb) => ({ status: 'queued', attempts: sql`max(${eb.ref('attempts')} - 1, 0)`, updated_at: Date.now() }))
+      .where('id', 'in', ids)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
+  /** A machine failure (disk full, a tool that would not start): queued again for `retryAt`, the attempt given back. */
+  async retryLater(id: number, error: string, retryAt: number): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set((eb) => ({ status: 'queued', attempts: sql`max(${eb.ref('attempts')} - 1, 0)`, last_error: error.slice(0, 2000), run_after: retryAt, updated_at: Date.now() }))
+      .where('id', '=', id)
+      .execute();
   }
 
   /**

@@ -7,11 +7,14 @@ import type { DB } from '../db/schema.js';
 import { AppError, invalid } from '../errors.js';
 import { log } from '../log.js';
 import { PhotosRepo } from '../photos/photos.repo.js';
+import { isMachineFailure } from './failures.js';
 import { buildDerivatives, MediaError, removeOldVersions, type MediaDeps } from './media.js';
 import { ProcessingRepo } from './processing.repo.js';
 import { JobGoneError, JobQueue, PermanentJobError, QueueStoppedError, type Job, type RegenerateStats } from './queue.js';
+import { RegenerateAll, type RegenerateAllAnswer } from './regenerate-all.js';
 import { rotateOriginal } from './rotate.js';
 import { configureSharp } from './sharp.js';
+import { createTranscoder } from './transcode.js';
 
 export type { RegenerateStats };
 
@@ -21,14 +24,24 @@ export type { RegenerateStats };
  * never worked on twice at once and a restart resumes what was under way.
  */
 export interface Processing {
-  /** Queue metadata + derivative work for a newly stored photo (idempotent per photo). */
-  enqueue(photoId: string): Promise<void>;
+  /** Queue metadata + derivative work for a newly stored photo (idempotent per photo); `within` the photo's own transaction. */
+  enqueue(photoId: string, within?: Kysely<DB>): Promise<void>;
   /** Rotate clockwise by 90/180/270: originals displayed rotated, derivatives rebuilt, width/height swapped. */
   rotate(photoId: string, degrees: 90 | 180 | 270): Promise<void>;
   /** Rebuild one photo's derivatives; rejects with an AppError saying why it could not. */
   regenerate(photoId: string): Promise<void>;
-  /** Rebuild every photo's derivatives, one photo at a time; a photo that fails counts as failed. */
-  regenerateAll(): Promise<RegenerateStats>;
+  /**
+   * Rebuild every photo's derivatives, one photo at a time; a photo that fails counts as failed.
+   * Conflict while one runs; answers after at most REGENERATE_ANSWER_S with the statistics so far.
+   */
+  regenerateAll(): Promise<RegenerateAllAnswer>;
+  /**
+   * Calls `fn` with the photo's id whenever a job working on an upload (not an admin's rotate or
+   * regenerate) has finished; returns the unsubscribe function.
+   */
+  onProcessed(fn: (photoId: string) => Promise<void>): () => void;
+  /** Calls `fn` when a video's first web copy exists: from then on it is listed (gallery, wall). */
+  onWebCopy(fn: (photoId: string) => Promise<void>): () => void;
   /** Resolves when no job is queued or running. */
   idle(): Promise<void>;
   start(): void;
@@ -42,13 +55,20 @@ export interface ProcessingDeps {
 }
 
 const noPhoto = () => new AppError('not_found', 'No photo with this id.');
+
+/** A full disk or a tool that would not start is no fault of the photo: nothing is recorded on it, the admin tries again later. */
+function throwIfMachine(e: unknown): void {
+  if (isMachineFailure(e)) {
+    throw new AppError('unavailable', 'The server is short of disk space or another resource. Please try again later.', { retry_after: 60 });
+  }
+}
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** What a caller sees of a job that did not succeed: always an AppError. */
 function asAppError(e: unknown): AppError {
   if (e instanceof AppError) return e;
   if (e instanceof JobGoneError) return noPhoto();
-  if (e instanceof QueueStoppedError) return new AppError('unavailable', e.message);
+  if (e instanceof QueueStoppedError) return new AppError('unavailable', e.message, { retry_after: 10 });
   // Processing errors are readable sentences about the file.
   return new AppError('unprocessable', messageOf(e) || 'The photo could not be processed.');
 }
@@ -57,6 +77,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
   configureSharp(config.processingConcurrency);
   const deps: MediaDeps = { paths, tools: { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath } };
   const photos = new PhotosRepo(db);
+  const transcoder = createTranscoder(deps, photos);
 
   const markError = (photoId: string, message: string) =>
     photos.markError(photoId, message).catch((e) => log.warn('Could not record a processing error', e));
@@ -72,7 +93,14 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       await rm(path.join(paths.derived, photoId), { recursive: true, force: true });
       return false;
     }
-    await removeOldVersions(paths, photoId, patch.derivative_version as number);
+    const version = patch.derivative_version as number;
+    await removeOldVersions(paths, photoId, version, patch.display_path ?? photo.display_path);
+    // A video still 'processing' needs its web copy re-encoded: a job of the one-at-a-time lane.
+    if (patch.status === 'processing') {
+      await queue.enqueue('transcode', { photoId, version }, { key: `transcode:${photoId}:v${version}`, photoId, maxAttempts: 2 });
+    } else if (photo.display_path === null && patch.display_path && photo.content_type.startsWith('video/')) {
+      await transcoder.notify(photoId);
+    }
     return true;
   };
 
@@ -92,6 +120,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     try {
       await rebuild(photoId);
     } catch (e) {
+      throwIfMachine(e);
       await markError(photoId, messageOf(e));
       throw asAppError(e);
     }
@@ -102,6 +131,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     try {
       found = await rebuild(photoId);
     } catch (e) {
+      throwIfMachine(e);
       const message = messageOf(e);
       await markError(photoId, message);
       throw new AppError('unprocessable', e instanceof MediaError ? message : `The thumbnail could not be rebuilt: ${message}`);
@@ -109,24 +139,29 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     if (!found) throw noPhoto();
   };
 
-  const regenerateAll = async (): Promise<RegenerateStats> => {
-    const stats = { processed: 0, succeeded: 0, failed: 0 };
-    // One photo at a time: thumbnails are CPU-heavy and guests keep uploading meanwhile.
-    for (const id of await photos.allIds()) {
-      stats.processed++;
-      try {
-        await queue.submit('regenerate', { photoId: id }, { photoId: id, maxAttempts: 1 });
-        stats.succeeded++;
-      } catch (e) {
-        if (e instanceof QueueStoppedError) throw e;
-        stats.failed++;
-        log.warn(`Regenerating derivatives of ${id} failed: ${messageOf(e)}`);
-      }
+  const regenerating = new RegenerateAll(config.regenerateAnswerMs);
+  // One photo at a time: thumbnails are CPU-heavy and guests keep uploading meanwhile.
+  const regenerateAll = async (): Promise<RegenerateStats> =>
+    regenerating.run(await photos.allIds(), (id) => queue.submit('regenerate', { photoId: id }, { photoId: id, maxAttempts: 1 }));
+
+  const processedListeners = new Set<(photoId: string) => Promise<void>>();
+  const ADMIN_JOBS: readonly string[] = ['rotate', 'regenerate', 'regenerate-all'];
+  const announceProcessed = async (job: Job): Promise<void> => {
+    const photoId = (job.payload as { photoId?: string }).photoId;
+    if (!photoId || ADMIN_JOBS.includes(job.type)) return;
+    for (const fn of processedListeners) {
+      // What listeners do (auto-approval) must never make the finished job look failed.
+      await fn(photoId).catch((e) => log.warn(`After processing ${photoId}`, e));
     }
-    return stats;
   };
 
-  const run = (job: Job): Promise<unknown> => {
+  const run = async (job: Job): Promise<unknown> => {
+    const result = await runJob(job);
+    await announceProcessed(job);
+    return result;
+  };
+
+  const runJob = (job: Job): Promise<unknown> => {
     switch (job.type) {
       case 'process-media':
         return processMedia(job.payload.photoId);
@@ -136,17 +171,19 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
         return regenerate(job.payload.photoId);
       case 'regenerate-all':
         return regenerateAll();
+      case 'transcode':
+        return transcoder.run(job.payload.photoId, job.payload.version);
     }
   };
 
   const queue = new JobQueue(
     new ProcessingRepo(db),
-    { concurrency: config.processingConcurrency, coordinatorTypes: ['regenerate-all'] },
+    { concurrency: config.processingConcurrency, coordinatorTypes: ['regenerate-all'], soloTypes: ['transcode'] },
     {
       run,
       async failed(job, error) {
         // Admin operations record their own errors (a refused rotation leaves the photo as it was).
-        if (job.type === 'process-media') await photos.markError(job.payload.photoId, error.message);
+        if (job.type === 'process-media' || job.type === 'transcode') await photos.markError(job.payload.photoId, error.message);
       },
     },
   );
@@ -155,7 +192,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
   const once = { maxAttempts: 1 };
 
   return {
-    enqueue: (photoId) => queue.enqueue('process-media', { photoId }, { key: `process-media:${photoId}`, photoId }),
+    enqueue: (photoId, within) => queue.enqueue('process-media', { photoId }, { key: `process-media:${photoId}`, photoId, within }),
 
     async rotate(photoId, degrees) {
       if (![90, 180, 270].includes(degrees)) throw invalid('Rotation must be 90, 180 or 270 degrees.');
@@ -173,14 +210,25 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       }),
 
     regenerateAll: () =>
-      queue.submit('regenerate-all', {}, once).catch((e) => {
-        throw asAppError(e);
-      }),
+      regenerating.request(() =>
+        queue.submit('regenerate-all', {}, once).catch((e) => {
+          throw asAppError(e);
+        }),
+      ),
 
+    onProcessed(fn) {
+      processedListeners.add(fn);
+      return () => processedListeners.delete(fn);
+    },
+    onWebCopy: (fn) => transcoder.onWebCopy(fn),
     idle: () => queue.idle(),
     start: () => {
+      transcoder.start();
       queue.start().catch((e) => log.error('The processing queue could not start', e));
     },
-    stop: () => queue.stop(),
+    stop: () => {
+      transcoder.stop();
+      return queue.stop();
+    },
   };
 }

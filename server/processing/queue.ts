@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { JobRow } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { DB, JobRow } from '../db/schema.js';
 import { log } from '../log.js';
+import { isMachineFailure } from './failures.js';
 import type { ProcessingRepo } from './processing.repo.js';
 
 export interface RegenerateStats {
@@ -15,6 +17,8 @@ export interface JobKinds {
   rotate: { payload: { photoId: string; degrees: 90 | 180 | 270 }; result: void };
   regenerate: { payload: { photoId: string }; result: void };
   'regenerate-all': { payload: Record<string, never>; result: RegenerateStats };
+  /** A video's web copy, made from the derivatives of `version` (skipped when a newer version exists). */
+  transcode: { payload: { photoId: string; version: number }; result: void };
 }
 export type JobType = keyof JobKinds;
 export type Payload<T extends JobType> = JobKinds[T]['payload'];
@@ -44,10 +48,20 @@ export interface QueueOptions {
    * worker slot, or with one slot they would wait forever for work that cannot start.
    */
   coordinatorTypes: readonly JobType[];
+  /**
+   * Long jobs (video re-encoding) that run one at a time in a lane of their own: they never take
+   * a worker slot, so photos keep being processed while a long video is encoded.
+   */
+  soloTypes?: readonly JobType[];
 }
 
 const POLL_MS = 1000;
 const backoffMs = (attempts: number) => Math.min(60_000, 2000 * 2 ** (attempts - 1));
+const CRASHED = 'The server stopped while working on this file, every time it tried.';
+
+function parseJob(row: JobRow): Job {
+  return { id: row.id, type: row.type as JobType, payload: JSON.parse(row.payload), attempts: row.attempts, maxAttempts: row.max_attempts } as Job;
+}
 
 interface Waiter {
   resolve(value: unknown): void;
@@ -62,7 +76,12 @@ interface Waiter {
 export class JobQueue {
   private readonly active = new Set<Promise<void>>();
   private readonly coordinating = new Set<Promise<void>>();
+  private readonly solo = new Set<Promise<void>>();
   private readonly waiters = new Map<number, Waiter>();
+  /** Ids of jobs claimed and not yet finished. */
+  private readonly claimed = new Set<number>();
+  /** Machine failures in a row per job: the wait before its next try grows with them. */
+  private readonly machineFailures = new Map<number, number>();
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
@@ -75,8 +94,15 @@ export class JobQueue {
     private readonly handlers: JobHandlers,
   ) {}
 
-  /** Queues a job unless one with the same key exists; resolves once it is stored. */
-  async enqueue<T extends JobType>(type: T, payload: Payload<T>, opts: { key: string; photoId?: string; maxAttempts?: number }): Promise<void> {
+  /**
+   * Queues a job unless one with the same key exists; resolves once it is stored (`within`: as
+   * part of that transaction; the claim the pump makes waits for the connection, so after it).
+   */
+  async enqueue<T extends JobType>(
+    type: T,
+    payload: Payload<T>,
+    opts: { key: string; photoId?: string; maxAttempts?: number; within?: Kysely<DB> },
+  ): Promise<void> {
     await this.insert(type, payload, opts.key, opts);
     this.pump();
   }
@@ -94,12 +120,18 @@ export class JobQueue {
     return done;
   }
 
-  private insert(type: JobType, payload: unknown, key: string, opts: { photoId?: string; maxAttempts?: number }) {
-    return this.repo.insert({ type, photoId: opts.photoId ?? null, payload: JSON.stringify(payload), key, maxAttempts: opts.maxAttempts ?? 3 });
+  private insert(type: JobType, payload: unknown, key: string, opts: { photoId?: string; maxAttempts?: number; within?: Kysely<DB> }) {
+    const job = { type, photoId: opts.photoId ?? null, payload: JSON.stringify(payload), key, maxAttempts: opts.maxAttempts ?? 3 };
+    return this.repo.insert(job, opts.within);
   }
 
   async start(): Promise<void> {
-    await this.repo.requeueRunning();
+    // A job still 'running' was under way when the process died: a crash counts as an attempt
+    // (counted when it was claimed), so a file that kills the process is given up after max_attempts.
+    for (const row of await this.repo.requeueRunning(CRASHED)) {
+      log.warn(`Job ${row.id} (${row.type}) gave up: ${CRASHED}`);
+      await this.handlers.failed(parseJob(row), new PermanentJobError(CRASHED)).catch((e) => log.error(`Job ${row.id} could not record its failure`, e));
+    }
     this.running = true;
     this.stopped = false;
     this.timer = setInterval(() => {
@@ -115,9 +147,11 @@ export class JobQueue {
     this.running = false;
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.active.size) {
-      await Promise.race([Promise.allSettled([...this.active]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    if (this.active.size || this.solo.size) {
+      await Promise.race([Promise.allSettled([...this.active, ...this.solo]), new Promise((r) => setTimeout(r, graceMs).unref())]);
     }
+    // Cut short by a clean stop, not by the file: give their attempt back before the next start.
+    if (this.claimed.size) await this.repo.release([...this.claimed]).catch((e) => log.warn('Could not release unfinished jobs', e));
     for (const [id, w] of this.waiters) {
       this.waiters.delete(id);
       w.reject(new QueueStoppedError('The server is shutting down.'));
@@ -128,7 +162,7 @@ export class JobQueue {
   async idle(pollMs = 50): Promise<void> {
     for (;;) {
       const left = await this.repo.countUnfinished();
-      if (left === 0 && this.active.size === 0 && this.coordinating.size === 0) return;
+      if (left === 0 && this.active.size === 0 && this.coordinating.size === 0 && this.solo.size === 0) return;
       await new Promise((r) => setTimeout(r, pollMs));
     }
   }
@@ -153,10 +187,18 @@ export class JobQueue {
 
   private async fill(): Promise<void> {
     const coordinatorTypes = this.options.coordinatorTypes;
+    const soloTypes = this.options.soloTypes ?? [];
+    // The claim filter names the types a claim takes (coordinators: true) or leaves (false).
+    const notWorkers = [...coordinatorTypes, ...soloTypes];
     while (this.running && this.active.size < this.options.concurrency) {
-      const row = await this.repo.claim({ coordinatorTypes, coordinators: false });
+      const row = await this.repo.claim({ coordinatorTypes: notWorkers, coordinators: false });
       if (!row) break;
       this.track(this.active, row);
+    }
+    while (this.running && soloTypes.length && this.solo.size === 0) {
+      const row = await this.repo.claim({ coordinatorTypes: soloTypes, coordinators: true });
+      if (!row) break;
+      this.track(this.solo, row);
     }
     while (this.running) {
       const row = await this.repo.claim({ coordinatorTypes, coordinators: true });
@@ -176,16 +218,20 @@ export class JobQueue {
 
   private async execute(row: JobRow): Promise<void> {
     let job: Job | undefined;
+    this.claimed.add(row.id);
     try {
-      job = { id: row.id, type: row.type as JobType, payload: JSON.parse(row.payload), attempts: row.attempts, maxAttempts: row.max_attempts } as Job;
+      job = parseJob(row);
       const result = await this.handlers.run(job);
       await this.repo.markDone(row.id);
+      this.machineFailures.delete(row.id);
       this.settle(row.id, (w) => w.resolve(result));
     } catch (e) {
       const err = e instanceof Error ? e : new Error(String(e));
       // Left 'running' in the table: the next start runs it again.
       if (err instanceof QueueStoppedError) return this.settle(row.id, (w) => w.reject(err));
+      if (isMachineFailure(err)) return this.retryLater(row, err);
       const final = err instanceof PermanentJobError || row.attempts >= row.max_attempts;
+      if (final) this.machineFailures.delete(row.id);
       try {
         await this.repo.markFailed(row.id, err.message, final, Date.now() + backoffMs(row.attempts));
         if (final) {
@@ -197,6 +243,25 @@ export class JobQueue {
         if (this.running) log.error(`Job ${row.id} could not record its failure`, inner);
       }
       if (final) this.settle(row.id, (w) => w.reject(err));
+    } finally {
+      this.claimed.delete(row.id);
+    }
+  }
+
+  /** A full disk or a tool that would not start: try again later, without spending an attempt. */
+  private async retryLater(row: JobRow, err: Error): Promise<void> {
+    const times = (this.machineFailures.get(row.id) ?? 0) + 1;
+    this.machineFailures.set(row.id, times);
+    log.warn(`Job ${row.id} (${row.type}) will be retried: the machine failed (${err.message})`);
+    const wait = backoffMs(times);
+    try {
+      await this.repo.retryLater(row.id, err.message, Date.now() + wait);
+    } catch (inner) {
+      // The database cannot be written either (disk full): try to put it back after the wait,
+      // rather than leave it 'running' (which only the next start would pick up again).
+      if (!this.running) return;
+      log.error(`Job ${row.id} could not be put back in the queue yet`, inner);
+      setTimeout(() => void this.retryLater(row, err), wait).unref();
     }
   }
 

@@ -4,6 +4,7 @@ import type { DataPaths } from '../context.js';
 import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import { AppError, invalid } from '../errors.js';
 import { composeOrientation, findOrientation, setJpegOrientation } from './jpeg-orientation.js';
+import { needsHeifDecoder } from './heif.js';
 import { reencodeJpegWithOrientation, writeRotatedCopy } from './sharp.js';
 
 async function jpegOrientation(file: string): Promise<number> {
@@ -17,6 +18,9 @@ async function jpegOrientation(file: string): Promise<number> {
   }
 }
 
+/** The format a rotated non-JPEG original is written back in: its own. */
+const REENCODED_AS: Record<string, 'png' | 'gif' | 'avif' | 'webp'> = { 'image/png': 'png', 'image/gif': 'gif', 'image/avif': 'avif', 'image/webp': 'webp' };
+
 /**
  * Turns a stored photo clockwise on top of how it is displayed now. A JPEG keeps its image
  * data byte for byte: only its EXIF orientation changes. Other images are re-encoded turned,
@@ -25,6 +29,8 @@ async function jpegOrientation(file: string): Promise<number> {
 export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees: number): Promise<PhotoUpdate> {
   if (photo.content_type.startsWith('video/')) throw invalid('Only photos can be rotated, not videos.');
   if (![90, 180, 270].includes(degrees)) throw invalid('Rotation must be 90, 180 or 270 degrees.');
+  // No HEVC encoder here: a HEIC could only be rotated by changing its format.
+  if (needsHeifDecoder(photo.content_type)) throw invalid('HEIC photos cannot be rotated; they are shown as the phone recorded them.');
   const file = path.join(paths.root, photo.stored_path);
   const tmp = `${file}.rotating`;
   let orientation = 1;
@@ -36,7 +42,7 @@ export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees:
         await fs.rename(tmp, file);
       }
     } else {
-      const format = photo.content_type === 'image/png' ? 'png' : photo.content_type === 'image/gif' ? 'gif' : 'webp';
+      const format = REENCODED_AS[photo.content_type] ?? 'webp';
       await writeRotatedCopy(file, tmp, degrees, format);
       await fs.rename(tmp, file);
     }

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import sharp from 'sharp';
+import { lowerImageThreadsPriority } from './thread-priority.js';
 
 /** Long side of the grid thumbnail and of the viewer's display image. */
 export const THUMB_PX = 480;
@@ -11,10 +12,12 @@ const INPUT = { failOn: 'error' as const };
 /**
  * Jobs already run side by side, so each image gets a share of the cores rather than all of
  * them; libvips' operation cache is off because originals are rewritten in place by rotation.
+ * Its threads run below the request thread's priority (thread-priority.ts).
  */
 export function configureSharp(jobsAtOnce: number): void {
   sharp.concurrency(Math.max(1, Math.round(os.availableParallelism() / Math.max(1, jobsAtOnce))));
   sharp.cache(false);
+  lowerImageThreadsPriority();
 }
 
 export interface ImageFacts {
@@ -24,9 +27,11 @@ export interface ImageFacts {
   orientation: number | null;
 }
 
-export async function imageFacts(file: string): Promise<ImageFacts> {
+/** `upright`: the pixels are as displayed already (a decoded HEIF), whatever its EXIF says. */
+export async function imageFacts(file: string, upright = false): Promise<ImageFacts> {
   const m = await sharp(file, INPUT).metadata();
   if (!m.width || !m.height) throw new Error('The image has no dimensions');
+  if (upright) return { width: m.width, height: m.height, orientation: null };
   const o = m.orientation ?? null;
   const swap = o !== null && o >= 5 && o <= 8;
   return { width: swap ? m.height : m.width, height: swap ? m.width : m.height, orientation: o };
@@ -35,13 +40,14 @@ export async function imageFacts(file: string): Promise<ImageFacts> {
 const inside = (px: number) => ({ width: px, height: px, fit: 'inside' as const, withoutEnlargement: true });
 
 /**
- * Writes the display image and the thumbnail as WebP: upright (EXIF orientation applied) and
- * without any metadata (sharp copies none unless asked: no GPS, no camera serials).
+ * Writes the display image and the thumbnail as WebP: upright (EXIF orientation applied, unless
+ * the pixels are `upright` already, as a HEIF decoder gives them) and without any metadata (sharp
+ * copies none unless asked: no GPS, no camera serials).
  * The original is decoded once; the thumbnail is made from the display-size pixels.
  */
-export async function writeImageDerivatives(input: string | Buffer, displayOut: string, thumbOut: string): Promise<void> {
-  const { data, info } = await sharp(input, INPUT)
-    .rotate()
+export async function writeImageDerivatives(input: string | Buffer, displayOut: string, thumbOut: string, upright = false): Promise<void> {
+  const decoded = sharp(input, INPUT);
+  const { data, info } = await (upright ? decoded : decoded.rotate())
     .resize(inside(DISPLAY_PX))
     .removeAlpha()
     .raw()
@@ -54,10 +60,11 @@ export async function writeImageDerivatives(input: string | Buffer, displayOut: 
 }
 
 /** Re-encodes a non-JPEG image turned clockwise, in its own format at high quality. */
-export async function writeRotatedCopy(input: string, output: string, degrees: number, format: 'png' | 'gif' | 'webp'): Promise<void> {
+export async function writeRotatedCopy(input: string, output: string, degrees: number, format: 'png' | 'gif' | 'webp' | 'avif'): Promise<void> {
   const img = sharp(input, { ...INPUT, animated: format === 'gif' || format === 'webp' }).rotate().rotate(degrees);
   if (format === 'png') await img.png({ compressionLevel: 6 }).toFile(output);
   else if (format === 'gif') await img.gif().toFile(output);
+  else if (format === 'avif') await img.avif({ quality: 80 }).toFile(output);
   else await img.webp({ quality: 95 }).toFile(output);
 }
 

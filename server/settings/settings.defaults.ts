@@ -46,5 +46,15 @@ export function defaultSettings(): WeddingSettings {
       },
     ],
     uploads_enabled: true,
+    moderation: 'manual',
+    gallery_opens_at: null,
+    wall_paused: false,
+    time_zone: serverTimeZone(),
+    show_uploader_names: true,
   };
+}
+
+/** The zone this server runs in (TZ), the wedding's until the couple picks one. */
+export function serverTimeZone(): string {
+  return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
 }

@@ -3,6 +3,10 @@ import type { DB } from '../db/schema.js';
 import { invalid } from '../errors.js';
 import { defaultSettings, type ScheduleItem, type WeddingSettings } from './settings.defaults.js';
 import { SettingsRepo } from './settings.repo.js';
+import { checkWindows, CONTROL_KEYS, parseControls, parseWindow } from './controls.js';
+
+/** Told of every saved change (the wall's pause reaches open walls this way). */
+export type SettingsListener = (next: WeddingSettings, previous: WeddingSettings) => void | Promise<void>;
 
 const SCHEDULE_FIELDS: (keyof ScheduleItem)[] = ['title', 'day', 'time', 'venue', 'location', 'attire', 'attendance', 'description'];
 
@@ -10,6 +14,7 @@ const SCHEDULE_FIELDS: (keyof ScheduleItem)[] = ['title', 'day', 'time', 'venue'
 export class SettingsService {
   private cache: WeddingSettings | undefined;
   private readonly repo: SettingsRepo;
+  private readonly listeners = new Set<SettingsListener>();
 
   constructor(db: Kysely<DB>) {
     this.repo = new SettingsRepo(db);
@@ -34,12 +39,25 @@ export class SettingsService {
     return (await this.get()).uploads_enabled;
   }
 
+  /** Whether guests see who shared a photo (gallery items and the wall carry uploader_name). */
+  async showUploaderNames(): Promise<boolean> {
+    return (await this.get()).show_uploader_names;
+  }
+
   /** Applies a partial update after validating every field given. */
   async update(body: unknown): Promise<WeddingSettings> {
-    const next = { ...(await this.get()), ...parseSettingsPatch(body) };
+    const previous = await this.get();
+    const next = { ...previous, ...parseSettingsPatch(body) };
     await this.repo.write(JSON.stringify(next));
     this.cache = next;
+    for (const fn of this.listeners) await fn(next, previous);
     return next;
+  }
+
+  /** Calls `fn` after every saved update; returns the unsubscribe function. */
+  onChange(fn: SettingsListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
   }
 }
 
@@ -48,7 +66,7 @@ export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
   const b = body as Record<string, unknown>;
   const problems: string[] = [];
   const out: Partial<WeddingSettings> = {};
-  const known = new Set(['couple_names', 'welcome_message', 'photo_sharing_message', 'thank_you_message', 'schedule', 'uploads_enabled']);
+  const known = new Set(['couple_names', 'welcome_message', 'photo_sharing_message', 'thank_you_message', 'schedule', 'uploads_enabled', 'show_uploader_names', ...CONTROL_KEYS]);
   for (const key of Object.keys(b)) if (!known.has(key)) problems.push(`Unknown setting "${key}"`);
 
   const text = (v: unknown, label: string, max: number, required = true): string | undefined => {
@@ -94,8 +112,10 @@ export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
           const t = text(v, `Schedule item ${i + 1} ${f}`, f === 'description' ? 1000 : 200, f === 'title');
           if (t !== undefined) item[f] = t;
         }
+        Object.assign(item, parseWindow(raw as Record<string, unknown>, i, problems));
         items.push(item);
       });
+      checkWindows(items, problems);
       out.schedule = items;
     }
   }
@@ -103,6 +123,11 @@ export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
     if (typeof b.uploads_enabled !== 'boolean') problems.push('uploads_enabled must be true or false');
     else out.uploads_enabled = b.uploads_enabled;
   }
+  if (b.show_uploader_names !== undefined) {
+    if (typeof b.show_uploader_names !== 'boolean') problems.push('show_uploader_names must be true or false');
+    else out.show_uploader_names = b.show_uploader_names;
+  }
+  Object.assign(out, parseControls(b, problems));
   if (problems.length > 0) throw invalid(problems.join('. ') + '.', { problems });
   return out;
 }

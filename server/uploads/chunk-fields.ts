@@ -1,3 +1,4 @@
+import { cleanUploaderName } from '../../common/rules.js';
 import { invalid, tooLarge } from '../errors.js';
 import type { FormFields } from './streams.js';
 import { cleanFilename } from './store.js';
@@ -10,6 +11,8 @@ export interface ChunkFields {
   filename: string;
   sessionId: string;
   isLast: boolean;
+  /** is_last_chunk is true but the chunk ends before total_size: the upload can never complete. */
+  endsShort: boolean;
   uploadId: string | undefined;
   /** Identifies the upload: its upload_id, else (session_id, filename, total_size). */
   key: string;
@@ -29,6 +32,13 @@ function text(fields: FormFields, name: string, max: number): string | undefined
   if (!v) return undefined;
   if (v.length > max) throw bad(`The field ${name} is too long.`);
   return v;
+}
+
+/** The optional uploader_name field: cleaned, null when empty; too long is invalid_input. */
+export function uploaderNameField(fields: FormFields): string | null {
+  const r = cleanUploaderName(fields.uploader_name);
+  if ('problem' in r) throw bad(r.problem);
+  return r.name;
 }
 
 export function uploadKey(uploadId: string | undefined, sessionId: string, filename: string, totalSize: number): string {
@@ -52,6 +62,7 @@ export function parseChunkFields(fields: FormFields, maxUploadBytes: number): Ch
   if (uploadId !== undefined && !/^[A-Za-z0-9_.:-]+$/.test(uploadId)) throw bad('The field upload_id may hold only letters, digits and - _ . :');
   const last = fields.is_last_chunk?.trim().toLowerCase();
   if (last !== undefined && last !== 'true' && last !== 'false') throw bad('The field is_last_chunk must be "true" or "false".');
+  uploaderNameField(fields); // a bad name is refused before any of the chunk is written
 
   if (totalSize === 0) throw bad('total_size must be more than 0: the file is empty.');
   if (totalSize > maxUploadBytes) {
@@ -59,7 +70,6 @@ export function parseChunkFields(fields: FormFields, maxUploadBytes: number): Ch
   }
   if (chunkEnd <= chunkStart) throw bad('chunk_end must be greater than chunk_start (chunk_end is exclusive).');
   if (chunkEnd > totalSize) throw bad('chunk_end is past total_size.');
-  if (last === 'true' && chunkEnd !== totalSize) throw bad('The last chunk must end at total_size.');
   const filename = cleanFilename(rawName);
   return {
     chunkStart,
@@ -68,6 +78,7 @@ export function parseChunkFields(fields: FormFields, maxUploadBytes: number): Ch
     filename,
     sessionId,
     isLast: last === 'true' || chunkEnd === totalSize,
+    endsShort: last === 'true' && chunkEnd < totalSize,
     uploadId,
     key: uploadKey(uploadId, sessionId, filename, totalSize),
   };

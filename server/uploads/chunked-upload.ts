@@ -6,10 +6,13 @@ import type { Readable } from 'node:stream';
 import type { DataPaths } from '../context.js';
 import type { UploadRow } from '../db/schema.js';
 import { AppError, conflict, invalid, tooLarge, unsupportedType, type ErrorCode } from '../errors.js';
-import { hasChunkFields, parseChunkFields, type ChunkFields } from './chunk-fields.js';
+import type { StorageGuard } from '../storage/storage.js';
+import { admitNewUpload } from './admission.js';
+import { hasChunkFields, parseChunkFields, uploaderNameField, type ChunkFields } from './chunk-fields.js';
 import { FileSink } from './file-sink.js';
+import { KeyLock } from './key-lock.js';
 import { sniff, SNIFF_BYTES, UNSUPPORTED_TYPE } from './sniff.js';
-import { newId, type StoredUpload, type UploadStore } from './store.js';
+import { newId, type StoredUpload, type Uploader, type UploadStore } from './store.js';
 import { discard, pour, type ReadForm } from './streams.js';
 import type { UploadsRepo } from './uploads.repo.js';
 
@@ -34,7 +37,10 @@ export interface ChunkedUploadsDeps {
   maxUploadBytes: number;
   repo: UploadsRepo;
   store: UploadStore;
+  storage: StorageGuard;
 }
+
+const endsShort = () => invalid('The last chunk must end at total_size: this upload was dropped. Start it again.');
 
 /**
  * Errors that judge the bytes themselves (a chunk of the wrong size, a file of a refused type):
@@ -49,7 +55,7 @@ const unknownUpload = () => conflict('This upload is unknown or expired: start a
 /** Chunked, resumable uploads: partial state in the `uploads` table, the running hash in memory. */
 export class ChunkedUploads {
   private hashes = new Map<string, HashState>();
-  private locks = new Map<string, Promise<void>>();
+  private readonly locks = new KeyLock();
   private readonly repo: UploadsRepo;
 
   constructor(private readonly d: ChunkedUploadsDeps) {
@@ -59,7 +65,7 @@ export class ChunkedUploads {
   private abs = (rel: string) => path.join(this.d.paths.root, rel);
 
   /** One chunk's form: its fields and the chunk's bytes as the file part. */
-  async receive(readForm: ReadForm): Promise<ChunkOutcome> {
+  async receive(readForm: ReadForm, guestId: string | null = null, clientAddress = ''): Promise<ChunkOutcome> {
     const max = this.d.maxUploadBytes;
     let direct: { fields: ChunkFields; release: () => void; done: boolean } | undefined;
     let spool: string | undefined;
@@ -68,8 +74,8 @@ export class ChunkedUploads {
         if (hasChunkFields(before)) {
           // Fields first (what our client sends): write the bytes straight into place.
           const f = parseChunkFields(before, max);
-          direct = { fields: f, release: await this.lock(f.key), done: false };
-          await this.apply(f, file);
+          direct = { fields: f, release: await this.locks.acquire(f.key), done: false };
+          await this.apply(f, file, clientAddress);
           direct.done = true;
         } else {
           spool = path.join(this.d.paths.incoming, `${newId()}.chunk`);
@@ -83,14 +89,20 @@ export class ChunkedUploads {
       });
       if (!sawFile) throw invalid('No file was sent: the form needs a "file" part with the chunk.');
       const f = direct?.fields ?? parseChunkFields(fields, max);
+      // Every field of the form, those after the file included: the name sent with the last chunk counts.
+      const uploader: Uploader = { guestId, name: uploaderNameField(fields) };
       // is_last_chunk may arrive after the file part; it only matters now.
       const last = fields.is_last_chunk?.trim().toLowerCase();
-      if (last === 'true' && f.chunkEnd !== f.totalSize) throw invalid('The last chunk must end at total_size.');
-      if (!direct) {
-        direct = { fields: f, release: await this.lock(f.key), done: false };
-        await this.apply(f, fs.createReadStream(spool!));
+      if (last === 'true' && f.chunkEnd !== f.totalSize) {
+        direct ??= { fields: f, release: await this.locks.acquire(f.key), done: false };
+        await this.dropByKey(f.key);
+        throw endsShort();
       }
-      return await this.afterChunk(f);
+      if (!direct) {
+        direct = { fields: f, release: await this.locks.acquire(f.key), done: false };
+        await this.apply(f, fs.createReadStream(spool!), clientAddress);
+      }
+      return await this.afterChunk(f, uploader);
     } finally {
       direct?.release();
       if (spool) await fsp.rm(spool, { force: true });
@@ -106,7 +118,12 @@ export class ChunkedUploads {
   }
 
   /** Writes one chunk's new bytes at the end of the partial file (under the upload's lock). */
-  private async apply(f: ChunkFields, src: Readable): Promise<void> {
+  private async apply(f: ChunkFields, src: Readable, clientAddress: string): Promise<void> {
+    if (f.endsShort) {
+      await discard(src);
+      await this.dropByKey(f.key);
+      throw endsShort();
+    }
     let row = await this.repo.findByKey(f.key);
     if (row?.status === 'complete') {
       if (f.chunkStart === 0 && !f.isLast) {
@@ -127,7 +144,11 @@ export class ChunkedUploads {
         await discard(src);
         throw unknownUpload();
       }
-      row = await this.create(f);
+      await admitNewUpload(this.repo, this.d.storage, f, clientAddress).catch(async (e) => {
+        await discard(src);
+        throw e;
+      });
+      row = await this.create(f, clientAddress);
     }
     if (f.chunkStart > row.received_bytes) {
       await discard(src);
@@ -137,14 +158,27 @@ export class ChunkedUploads {
       await discard(src); // a re-send of bytes already stored
       return;
     }
+    // What arrived before stays for a resume once the disk has room again.
+    await this.d.storage.ensureWritable().catch(async (e) => {
+      await discard(src);
+      throw e;
+    });
     await this.write(row, f, src);
   }
 
-  private async create(f: ChunkFields): Promise<UploadRow> {
+  private async create(f: ChunkFields, clientAddress: string): Promise<UploadRow> {
     const id = newId();
     const rel = path.relative(this.d.paths.root, path.join(this.d.paths.incoming, `${id}.part`));
     await fsp.writeFile(this.abs(rel), '');
-    return this.repo.create({ id, upload_key: f.key, session_id: f.sessionId, filename: f.filename, total_size: f.totalSize, temp_path: rel });
+    return this.repo.create({
+      id,
+      upload_key: f.key,
+      session_id: f.sessionId,
+      filename: f.filename,
+      total_size: f.totalSize,
+      temp_path: rel,
+      client_address: clientAddress || null,
+    });
   }
 
   private async write(row: UploadRow, f: ChunkFields, src: Readable): Promise<void> {
@@ -187,7 +221,7 @@ export class ChunkedUploads {
     await this.repo.setReceived(row.id, position);
   }
 
-  private async afterChunk(f: ChunkFields): Promise<ChunkOutcome> {
+  private async afterChunk(f: ChunkFields, uploader: Uploader): Promise<ChunkOutcome> {
     const row = await this.repo.findByKey(f.key);
     if (!row) throw unknownUpload();
     if (row.status === 'complete') {
@@ -201,10 +235,10 @@ export class ChunkedUploads {
       }
       return { progress: { received_bytes: row.received_bytes } };
     }
-    return this.complete(row);
+    return this.complete(row, uploader);
   }
 
-  private async complete(row: UploadRow): Promise<ChunkOutcome> {
+  private async complete(row: UploadRow, uploader: Uploader): Promise<ChunkOutcome> {
     const file = this.abs(row.temp_path);
     const state = await this.hashFor(row);
     const head = Buffer.alloc(SNIFF_BYTES);
@@ -222,6 +256,7 @@ export class ChunkedUploads {
       type,
       originalName: row.filename,
       sessionId: row.session_id,
+      uploader,
     });
     this.hashes.delete(row.id);
     await this.repo.markComplete(row.id, stored.photoId, stored.duplicate);
@@ -251,24 +286,15 @@ export class ChunkedUploads {
     return state;
   }
 
+  private async dropByKey(key: string): Promise<void> {
+    const row = await this.repo.findByKey(key);
+    if (row?.status === 'receiving') await this.drop(row);
+  }
+
   private async drop(row: UploadRow): Promise<void> {
     this.hashes.delete(row.id);
     await this.repo.delete(row.id);
     await fsp.rm(this.abs(row.temp_path), { force: true });
-  }
-
-  /** One request at a time per upload (a client retrying a chunk may overlap its first try). */
-  private async lock(key: string): Promise<() => void> {
-    const previous = this.locks.get(key) ?? Promise.resolve();
-    let release!: () => void;
-    const mine = new Promise<void>((r) => (release = r));
-    const tail = previous.then(() => mine);
-    this.locks.set(key, tail);
-    await previous;
-    return () => {
-      release();
-      if (this.locks.get(key) === tail) this.locks.delete(key);
-    };
   }
 
   /** Removes partial uploads untouched for `maxAgeMs` (row and file) and completed rows as old. */

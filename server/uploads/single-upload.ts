@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { invalid, tooLarge } from '../errors.js';
+import { uploaderNameField } from './chunk-fields.js';
 import { FileSink } from './file-sink.js';
 import { cleanFilename, newId, type StoredUpload, type UploadStore } from './store.js';
 import { pour, type ReadForm } from './streams.js';
@@ -25,7 +26,7 @@ export interface SingleUploadDeps {
 }
 
 /** One form carries the whole file: it is streamed to disk, sniffed and hashed on the way. */
-export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadForm): Promise<StoredUpload> {
+export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadForm, guestId: string | null = null): Promise<StoredUpload> {
   const tempPath = path.join(d.incoming, `${newId()}.upload`);
   let sink: FileSink | undefined;
   let clientName = '';
@@ -50,6 +51,7 @@ export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadFor
     });
     if (!sawFile || !sink) throw invalid('No file was sent: the form needs a "file" part.');
     if (sink.seen === 0) throw invalid('The file is empty.');
+    const uploader = { guestId, name: uploaderNameField(fields) };
     const sessionId = (fields.session_id ?? '').slice(0, 200);
     return await d.store.store({
       tempPath,
@@ -58,6 +60,7 @@ export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadFor
       type: sink.type!,
       originalName: cleanFilename(clientName || fields.filename),
       sessionId,
+      uploader,
     });
   } finally {
     // Whatever did not become a photo is not kept.

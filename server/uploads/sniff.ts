@@ -1,19 +1,39 @@
 /** What a stored file really is, decided from its first bytes (never from its name or declared type). */
 export interface SniffedType {
-  mime: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp' | 'video/mp4' | 'video/quicktime' | 'video/x-msvideo';
-  ext: 'jpg' | 'png' | 'gif' | 'webp' | 'mp4' | 'mov' | 'avi';
+  mime:
+    | 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp' | 'image/heic' | 'image/heif' | 'image/avif'
+    | 'video/mp4' | 'video/quicktime' | 'video/x-msvideo' | 'video/webm' | 'video/x-m4v';
+  ext: 'jpg' | 'png' | 'gif' | 'webp' | 'heic' | 'heif' | 'avif' | 'mp4' | 'mov' | 'avi' | 'webm' | 'm4v';
 }
 
 /** How many leading bytes sniff() wants to see (fewer only when the file is shorter). */
 export const SNIFF_BYTES = 64;
 
-// ISO base media brands of ordinary video files. HEIF/AVIF images share the ftyp box,
-// so their brands are listed separately and always refused (they are not accepted types).
+// ISO base media brands of ordinary video files. HEIF/AVIF images share the ftyp box, so
+// image brands are checked first: an iPhone HEIC also lists 'iso8'-style video brands.
 const MP4_BRANDS = new Set([
   'isom', 'iso2', 'iso3', 'iso4', 'iso5', 'iso6', 'iso7', 'iso8', 'iso9',
-  'mp41', 'mp42', 'mp71', 'avc1', 'M4V ', 'M4VH', 'M4VP', 'f4v ', 'dash', 'MSNV', 'XAVC', '3gp4', '3gp5', '3gp6', '3g2a',
+  'mp41', 'mp42', 'mp71', 'avc1', 'f4v ', 'dash', 'MSNV', 'XAVC', '3gp4', '3gp5', '3gp6', '3g2a',
 ]);
-const IMAGE_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx', 'mif1', 'msf1', 'avif', 'avis', 'miaf']);
+const M4V_BRANDS = new Set(['M4V ', 'M4VH', 'M4VP']);
+// HEVC-coded HEIF (what iPhones write) vs. the generic HEIF brands (any codec inside).
+const HEIC_BRANDS = new Set(['heic', 'heix', 'heim', 'heis', 'hevc', 'hevx']);
+const HEIF_BRANDS = new Set(['mif1', 'msf1', 'mif2']);
+const AVIF_BRANDS = new Set(['avif', 'avis']);
+
+function imageBrand(major: string, brands: string[]): SniffedType | null {
+  // The major brand names what the file is; compatible brands only decide when it is generic.
+  const pick = (b: string): SniffedType | null =>
+    AVIF_BRANDS.has(b) ? { mime: 'image/avif', ext: 'avif' } : HEIC_BRANDS.has(b) ? { mime: 'image/heic', ext: 'heic' } : null;
+  const byMajor = pick(major);
+  if (byMajor) return byMajor;
+  if (!HEIF_BRANDS.has(major) && !brands.some((b) => HEIF_BRANDS.has(b))) return null;
+  for (const b of brands) {
+    const t = pick(b);
+    if (t) return t;
+  }
+  return { mime: 'image/heif', ext: 'heif' };
+}
 
 const ascii = (b: Buffer, start: number, end: number) => (b.length >= end ? b.toString('latin1', start, end) : '');
 
@@ -23,9 +43,11 @@ function sniffFtyp(head: Buffer): SniffedType | null {
   const boxSize = head.readUInt32BE(0);
   const brands = [major];
   for (let o = 16; o + 4 <= Math.min(boxSize, head.length); o += 4) brands.push(ascii(head, o, o + 4));
-  if (brands.some((b) => IMAGE_BRANDS.has(b))) return null;
+  const image = imageBrand(major, brands);
+  if (image) return image;
   if (major === 'qt  ') return { mime: 'video/quicktime', ext: 'mov' };
-  if (brands.some((b) => MP4_BRANDS.has(b))) return { mime: 'video/mp4', ext: 'mp4' };
+  if (M4V_BRANDS.has(major)) return { mime: 'video/x-m4v', ext: 'm4v' };
+  if (brands.some((b) => MP4_BRANDS.has(b) || M4V_BRANDS.has(b))) return { mime: 'video/mp4', ext: 'mp4' };
   if (brands.includes('qt  ')) return { mime: 'video/quicktime', ext: 'mov' };
   return null;
 }
@@ -44,9 +66,19 @@ export function sniff(head: Buffer): SniffedType | null {
     if (form === 'AVI ') return { mime: 'video/x-msvideo', ext: 'avi' };
     return null;
   }
-  if (head.length >= 12) return sniffFtyp(head);
+  if (head.length >= 12) return sniffFtyp(head) ?? sniffWebm(head);
   return null;
 }
 
+const EBML_MAGIC = Buffer.from([0x1a, 0x45, 0xdf, 0xa3]);
+// DocType element (0x4282), length 4 (0x84), then the name: "webm" only, not any Matroska file.
+const WEBM_DOCTYPE = Buffer.from([0x42, 0x82, 0x84, 0x77, 0x65, 0x62, 0x6d]);
+
+/** WebM: an EBML header whose DocType is "webm" (it sits within the first few dozen bytes). */
+function sniffWebm(head: Buffer): SniffedType | null {
+  if (!head.subarray(0, 4).equals(EBML_MAGIC)) return null;
+  return head.subarray(0, SNIFF_BYTES).includes(WEBM_DOCTYPE) ? { mime: 'video/webm', ext: 'webm' } : null;
+}
+
 export const UNSUPPORTED_TYPE =
-  'This file type is not supported. Please upload a photo (JPEG, PNG, GIF, WebP) or a video (MP4, MOV, AVI).';
+    'This file type is not supported. Please upload a photo (JPEG, PNG, GIF, WebP, HEIC, AVIF) or a video (MP4, MOV, M4V, AVI, WebM).';

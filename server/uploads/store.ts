@@ -2,17 +2,18 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import { recordActivity } from '../activity/activity.repo.js';
+import { recordUploadActivity } from '../activity/activity.repo.js';
 import type { DataPaths } from '../context.js';
-import type { DB } from '../db/schema.js';
+import type { DB, NewPhotoRow } from '../db/schema.js';
 import { log } from '../log.js';
+import { INVISIBLE_CHARS } from '../photos/file-names.js';
 import { PhotosRepo } from '../photos/photos.repo.js';
 import type { SniffedType } from './sniff.js';
 import type { UploadsRepo } from './uploads.repo.js';
 
 /** What a stored photo needs from processing: its derivatives are queued. */
 export interface Enqueue {
-  enqueue(photoId: string): Promise<void>;
+  enqueue(photoId: string, within?: Kysely<DB>): Promise<void>;
 }
 
 /** What a received file became: a new photo, or the existing photo with the same bytes. */
@@ -29,6 +30,13 @@ export interface ReceivedFile {
   type: SniffedType;
   originalName: string;
   sessionId: string;
+  uploader: Uploader;
+}
+
+/** Who sent a file: the guest's cookie id and the name they gave (null: anonymous). */
+export interface Uploader {
+  guestId: string | null;
+  name: string | null;
 }
 
 /** Unguessable ids for photos and uploads (16 random bytes). */
@@ -37,8 +45,9 @@ export const newId = () => crypto.randomBytes(16).toString('base64url');
 /** The client's file name is data only: no folders, no control characters, bounded length. */
 export function cleanFilename(raw: string | undefined): string {
   const base = (raw ?? '').split(/[\\/]/).pop() ?? '';
-  // Control characters (U+0000-U+001F, U+007F) are dropped on purpose.
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  // Control characters, and the bidirectional marks and overrides that make "gpj.exe" read as
+  // "exe.jpg" in a list, are dropped on purpose.
+  const cleaned = base.replace(INVISIBLE_CHARS, '').trim();
   if (!cleaned || cleaned === '.' || cleaned === '..') return 'upload';
   if (cleaned.length <= 200) return cleaned;
   const ext = path.extname(cleaned).slice(0, 16);
@@ -52,7 +61,8 @@ async function removeQuietly(file: string): Promise<void> {
 /**
  * Turns a fully received file into a photo: an exact duplicate (same SHA-256) keeps the existing
  * photo and drops the file; otherwise the file moves into originals under a generated name and
- * the row is inserted. The UNIQUE sha256 column decides races between identical uploads.
+ * the row is inserted with its activity and its processing job in one transaction (a failure
+ * there removes the file again). The UNIQUE sha256 column decides races between identical uploads.
  */
 export class UploadStore {
   private readonly photos: PhotosRepo;
@@ -73,7 +83,8 @@ export class UploadStore {
     const id = newId();
     const finalPath = path.join(paths.originals, `${id}.${f.type.ext}`);
     await fs.rename(f.tempPath, finalPath);
-    const inserted = await this.photos.insertUnlessDuplicate({
+    const kind = f.type.mime.startsWith('video/') ? 'video' : 'photo';
+    const row: NewPhotoRow = {
       id,
       original_filename: f.originalName,
       stored_path: path.relative(paths.root, finalPath),
@@ -95,7 +106,16 @@ export class UploadStore {
       thumb_path: null,
       display_path: null,
       approved_at: null,
-      uploader_name: null,
+      uploader_name: f.uploader.name,
+      guest_id: f.uploader.guestId,
+    };
+    const alongside = async (tx: Kysely<DB>) => {
+      await recordUploadActivity(tx, { ...f.uploader, kind, filename: f.originalName });
+      await this.d.processing.enqueue(id, tx);
+    };
+    const inserted = await this.photos.insertWith(row, alongside).catch(async (e) => {
+      await removeQuietly(finalPath);
+      throw e;
     });
     if (!inserted) {
       await removeQuietly(finalPath);
@@ -103,9 +123,6 @@ export class UploadStore {
       if (!winner) throw new Error('An identical upload disappeared while this one was stored');
       return { photoId: winner, duplicate: true };
     }
-    const kind = f.type.mime.startsWith('video/') ? 'video' : 'photo';
-    await recordActivity(this.d.db, 'upload', `New ${kind} uploaded: ${f.originalName}`);
-    await this.d.processing.enqueue(id);
     return { photoId: id, duplicate: false };
   }
 }

@@ -5,9 +5,13 @@ import { UploadsService, type UploadsDeps } from './uploads.service.js';
 
 const CLEANUP_EVERY_MS = 60 * 60_000;
 
-/** Guest uploads: single and chunked ingest and resume offsets; stale partial uploads are swept hourly. */
+/**
+ * Guest uploads: single and chunked ingest and resume offsets; what a crash left half-done is
+ * swept at start, stale partial uploads hourly.
+ */
 export function createUploadsModule(deps: UploadsDeps): Module {
   const uploads = new UploadsService(deps);
+  const startedAt = Date.now();
   let timer: NodeJS.Timeout | undefined;
   const sweep = () => uploads.cleanup().catch((e) => log.warn('Cleaning up stale partial uploads failed', e));
 
@@ -15,6 +19,7 @@ export function createUploadsModule(deps: UploadsDeps): Module {
     name: 'uploads',
     publicApi: [uploadsRouter(uploads, deps.config.maxUploadBytes)],
     async start() {
+      await uploads.sweepOrphans(startedAt).catch((e) => log.warn('The start-up sweep of orphaned photos and files failed', e));
       await sweep();
       timer = setInterval(sweep, CLEANUP_EVERY_MS);
       timer.unref();

@@ -10,7 +10,15 @@ export class UploadsRepo {
   }
 
   /** Creates the row unless another request for the same key got there first; returns the row that won. */
-  async create(row: { id: string; upload_key: string; session_id: string; filename: string; total_size: number; temp_path: string }): Promise<UploadRow> {
+  async create(row: {
+    id: string;
+    upload_key: string;
+    session_id: string;
+    filename: string;
+    total_size: number;
+    temp_path: string;
+    client_address: string | null;
+  }): Promise<UploadRow> {
     const now = Date.now();
     await this.db
       .insertInto('uploads')
@@ -18,6 +26,20 @@ export class UploadsRepo {
       .onConflict((oc) => oc.column('upload_key').doNothing())
       .execute();
     return (await this.findByKey(row.upload_key))!;
+  }
+
+  /** Unfinished uploads of one upload session, and of one client address. */
+  async countOpen(sessionId: string, clientAddress: string): Promise<{ session: number; client: number }> {
+    const count = (column: 'session_id' | 'client_address', value: string) =>
+      this.db
+        .selectFrom('uploads')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where(column, '=', value)
+        .where('status', '=', 'receiving')
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n));
+    const [session, client] = await Promise.all([count('session_id', sessionId), count('client_address', clientAddress)]);
+    return { session, client };
   }
 
   async setReceived(id: string, receivedBytes: number): Promise<void> {
@@ -43,6 +65,22 @@ export class UploadsRepo {
 
   allTempPaths(): Promise<string[]> {
     return this.db.selectFrom('uploads').select('temp_path').where('status', '=', 'receiving').execute().then((r) => r.map((x) => x.temp_path));
+  }
+
+  /** A read of photos: every stored original's path (relative to DATA_DIR), to find files nobody owns. */
+  storedPaths(): Promise<Set<string>> {
+    return this.db.selectFrom('photos').select('stored_path').execute().then((r) => new Set(r.map((x) => x.stored_path)));
+  }
+
+  /** A read of photos and jobs: photos never processed that have no job at all (a crash between the two, before they were one transaction). */
+  photosWithoutJobs(): Promise<string[]> {
+    return this.db
+      .selectFrom('photos')
+      .select('id')
+      .where('status', '=', 'processing')
+      .where(({ not, exists, selectFrom }) => not(exists(selectFrom('jobs').select('jobs.id').whereRef('jobs.photo_id', '=', 'photos.id'))))
+      .execute()
+      .then((r) => r.map((x) => x.id));
   }
 
   /** A read of photos: the id of the photo with these bytes, if one is stored (photos.repo writes them). */

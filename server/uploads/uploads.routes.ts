@@ -1,5 +1,6 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import { isAppError } from '../errors.js';
+import { guestId, withGuest } from '../http/guest.js';
 import { readMultipart, sendErrorAfterDrain } from '../http/multipart.js';
 import { fileTooLarge } from './single-upload.js';
 import type { StoredUpload } from './store.js';
@@ -23,12 +24,17 @@ const formOf =
 /** POST /api/upload, POST /api/upload-chunk, GET /api/upload-chunk/offset. */
 export function uploadsRouter(uploads: UploadsService, maxUploadBytes: number): Router {
   // Checked before any byte is read; the body is drained so a phone still sending sees the answer.
-  const enabledOnly: RequestHandler = (req, res, next) => {
-    uploads.ensureEnabled().then(
-      () => next(),
-      (e) => (isAppError(e) ? sendErrorAfterDrain(req, res, e) : next(e)),
-    );
-  };
+  const before =
+    (check: (req: Request) => Promise<void>): RequestHandler =>
+    (req, res, next) => {
+      check(req).then(
+        () => next(),
+        (e) => (isAppError(e) ? sendErrorAfterDrain(req, res, e) : next(e)),
+      );
+    };
+  const enabledOnly = before(() => uploads.ensureEnabled());
+  // A whole file is judged by its declared size against the storage limit and the free space.
+  const roomForFile = before((req) => uploads.admit(Number(req.headers['content-length'] ?? 0) || 0));
   // A body declared far over the limit is refused before any of it is read.
   const declaredSizeFits: RequestHandler = (req, res, next) => {
     const declared = Number(req.headers['content-length'] ?? 0);
@@ -37,12 +43,12 @@ export function uploadsRouter(uploads: UploadsService, maxUploadBytes: number): 
   };
 
   const api = Router();
-  api.post('/upload', declaredSizeFits, enabledOnly, async (req, res) => {
-    sendCreated(res, await uploads.receiveFile(formOf(req)));
+  api.post('/upload', withGuest, declaredSizeFits, enabledOnly, roomForFile, async (req, res) => {
+    sendCreated(res, await uploads.receiveFile(formOf(req), guestId(res)));
   });
 
-  api.post('/upload-chunk', enabledOnly, async (req, res) => {
-    const r = await uploads.receiveChunk(formOf(req));
+  api.post('/upload-chunk', withGuest, enabledOnly, async (req, res) => {
+    const r = await uploads.receiveChunk(formOf(req), guestId(res), req.ip ?? '');
     if ('stored' in r) sendCreated(res, r.stored);
     else res.json({ success: true, ...r.progress });
   });

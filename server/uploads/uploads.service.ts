@@ -5,8 +5,10 @@ import type { DB } from '../db/schema.js';
 import { AppError, invalid } from '../errors.js';
 import { uploadKey } from './chunk-fields.js';
 import { ChunkedUploads, type ChunkOutcome, type UploadProgress } from './chunked-upload.js';
+import { sweepOrphans } from './orphans.js';
 import { receiveSingleUpload } from './single-upload.js';
 import { cleanFilename, UploadStore, type Enqueue, type StoredUpload } from './store.js';
+import type { StorageGuard } from '../storage/storage.js';
 import type { ReadForm } from './streams.js';
 import { UploadsRepo } from './uploads.repo.js';
 
@@ -18,6 +20,8 @@ export interface UploadsDeps {
   settings: { uploadsEnabled(): Promise<boolean> };
   /** Each new photo is queued for metadata and derivatives. */
   processing: Enqueue;
+  /** STORAGE_LIMIT_GB, MIN_FREE_MB and a full disk. */
+  storage: StorageGuard;
 }
 
 /** Which upload a client asks about: its upload_id, else session, file name and size (raw text). */
@@ -32,11 +36,12 @@ export interface OffsetQuery {
 export class UploadsService {
   private readonly chunked: ChunkedUploads;
   private readonly store: UploadStore;
+  private readonly repo: UploadsRepo;
 
   constructor(private readonly d: UploadsDeps) {
-    const repo = new UploadsRepo(d.db);
+    const repo = (this.repo = new UploadsRepo(d.db));
     this.store = new UploadStore({ paths: d.paths, db: d.db, repo, processing: d.processing });
-    this.chunked = new ChunkedUploads({ paths: d.paths, maxUploadBytes: d.config.maxUploadBytes, repo, store: this.store });
+    this.chunked = new ChunkedUploads({ paths: d.paths, maxUploadBytes: d.config.maxUploadBytes, repo, store: this.store, storage: d.storage });
   }
 
   /** Throws uploads_disabled while the couple has uploads switched off. */
@@ -44,14 +49,24 @@ export class UploadsService {
     if (!(await this.d.settings.uploadsEnabled())) throw new AppError('uploads_disabled', 'Uploads are not enabled yet');
   }
 
-  /** A whole file in one form (fields: session_id; the file part). */
-  receiveFile(readForm: ReadForm): Promise<StoredUpload> {
-    return receiveSingleUpload({ incoming: this.d.paths.incoming, maxUploadBytes: this.d.config.maxUploadBytes, store: this.store }, readForm);
+  /** A whole file in one form (fields: session_id, optional uploader_name; the file part), sent by guest `guestId`. */
+  receiveFile(readForm: ReadForm, guestId: string | null = null): Promise<StoredUpload> {
+    const deps = { incoming: this.d.paths.incoming, maxUploadBytes: this.d.config.maxUploadBytes, store: this.store };
+    return receiveSingleUpload(deps, readForm, guestId).catch(this.asFull);
   }
 
-  /** One chunk of a resumable upload. */
-  receiveChunk(readForm: ReadForm): Promise<ChunkOutcome> {
-    return this.chunked.receive(readForm);
+  /** Before a whole file of about `bytes` is read: storage_full when it cannot fit (nothing is read or kept). */
+  admit(bytes: number): Promise<void> {
+    return this.d.storage.admit(bytes);
+  }
+
+  private asFull = (e: unknown): never => {
+    throw this.d.storage.failure(e);
+  };
+
+  /** One chunk of a resumable upload; the photo made by the last one is recorded as guest `guestId`'s. */
+  receiveChunk(readForm: ReadForm, guestId: string | null = null, clientAddress = ''): Promise<ChunkOutcome> {
+    return this.chunked.receive(readForm, guestId, clientAddress).catch(this.asFull);
   }
 
   /** How much of an upload the server holds, so a client can resume. */
@@ -60,6 +75,11 @@ export class UploadsService {
       throw invalid('Give session_id, filename and total_size (a whole number), or an upload_id.');
     }
     return this.chunked.offset(uploadKey(q.uploadId, q.sessionId, cleanFilename(q.filename), Number(q.totalSize)));
+  }
+
+  /** After a crash: queues photos that never got their job and removes originals no photo owns. */
+  sweepOrphans(startedAt: number): Promise<{ queued: number; removed: number }> {
+    return sweepOrphans({ paths: this.d.paths, repo: this.repo, processing: this.d.processing, startedAt });
   }
 
   /** Removes partial uploads untouched for `maxAgeMs` (and old completed rows); returns how many rows went. */

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import type { ApiUser } from '../../common/api-types.js';
 import type { DB, NewUserRow, UserRow, UserUpdate } from '../db/schema.js';
 
@@ -37,16 +37,6 @@ export class UsersRepo {
     return Number(r.n);
   }
 
-  async countActiveAdmins(): Promise<number> {
-    const r = await this.db
-      .selectFrom('users')
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('role', '=', 'admin')
-      .where('is_active', '=', 1)
-      .executeTakeFirstOrThrow();
-    return Number(r.n);
-  }
-
   async insert(row: NewUserRow): Promise<UserRow> {
     return this.db.insertInto('users').values(row).returningAll().executeTakeFirstOrThrow();
   }
@@ -55,12 +45,38 @@ export class UsersRepo {
     return this.db.updateTable('users').set(patch).where('id', '=', id).returningAll().executeTakeFirst();
   }
 
-  async setLastLogin(id: number, at: string): Promise<void> {
-    await this.db.updateTable('users').set({ last_login: at }).where('id', '=', id).execute();
+  /**
+   * Updates a user unless that leaves no active admin. The check and the write are one SQL
+   * statement, so two admins demoting or deactivating each other at once cannot both pass.
+   */
+  async updateKeepingAnAdmin(id: number, patch: UserUpdate): Promise<UserRow | undefined | 'last-admin'> {
+    const losing = (patch.role !== undefined && patch.role !== 'admin') || patch.is_active === 0;
+    if (!losing) return this.update(id, patch);
+    const row = await this.db.updateTable('users').set(patch).where('id', '=', id).where(this.notLastAdmin(id)).returningAll().executeTakeFirst();
+    return row ?? ((await this.byId(id)) ? 'last-admin' : undefined);
   }
 
-  async delete(id: number): Promise<void> {
-    await this.db.deleteFrom('users').where('id', '=', id).execute();
+  /** Deletes a user unless it is the last active admin (check and delete in one statement). */
+  async deleteKeepingAnAdmin(id: number): Promise<'deleted' | 'last-admin' | 'not-found'> {
+    const r = await this.db.deleteFrom('users').where('id', '=', id).where(this.notLastAdmin(id)).executeTakeFirst();
+    if (Number(r.numDeletedRows) > 0) return 'deleted';
+    return (await this.byId(id)) ? 'last-admin' : 'not-found';
+  }
+
+  /** The row is not an active admin, or another active admin exists. */
+  private notLastAdmin(id: number) {
+    return (eb: ExpressionBuilder<DB, 'users'>) =>
+      eb.or([
+        eb('role', '!=', 'admin'),
+        eb('is_active', '!=', 1),
+        eb.exists(
+          eb.selectFrom('users as other').select('other.id').where('other.role', '=', 'admin').where('other.is_active', '=', 1).where('other.id', '!=', id),
+        ),
+      ]);
+  }
+
+  async setLastLogin(id: number, at: string): Promise<void> {
+    await this.db.updateTable('users').set({ last_login: at }).where('id', '=', id).execute();
   }
 
   async stats(): Promise<{ total_users: number; active_users: number; admin_users: number; family_users: number }> {

@@ -23,7 +23,7 @@ export function usersRouter(users: UsersService): Router {
     res.status(201).json({ success: true, user: await users.create(parseUserInput(req.body, 'create'), req.user!) });
   });
   u.put('/:id', async (req, res) => {
-    const user = await users.update(userId(req.params.id), parseUserInput(req.body, 'edit'), req.user!);
+    const user = await users.update(userId(req.params.id), parseUserInput(req.body, 'edit'), req.user!, req.sessionID);
     res.json({ success: true, user });
   });
   u.delete('/:id', async (req, res) => {

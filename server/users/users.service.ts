@@ -110,18 +110,13 @@ export class UsersService {
     return userRowToUser(row);
   }
 
-  async update(id: number, input: UserInput, actor: AuthUser): Promise<ApiUser> {
+  /** `currentSid`: the session making the change, kept when users change their own password. */
+  async update(id: number, input: UserInput, actor: AuthUser, currentSid?: string): Promise<ApiUser> {
     const current = await this.repo.byId(id);
     if (!current) throw notFound('User not found.');
     if (input.username !== undefined && input.username.toLowerCase() !== current.username.toLowerCase()) {
       if (await this.repo.byUsername(input.username)) throw taken(input.username);
     }
-    const losesAdmin =
-      current.role === 'admin' &&
-      current.is_active === 1 &&
-      ((input.role !== undefined && input.role !== 'admin') || input.is_active === false);
-    if (losesAdmin && (await this.repo.countActiveAdmins()) <= 1) throw conflict(LAST_ADMIN);
-
     const patch: UserUpdate = {};
     if (input.username !== undefined) patch.username = input.username;
     if (input.email !== undefined) patch.email = input.email;
@@ -129,10 +124,13 @@ export class UsersService {
     if (input.role !== undefined) patch.role = input.role;
     if (input.is_active !== undefined) patch.is_active = input.is_active ? 1 : 0;
     if (input.password !== undefined) patch.password_hash = await hashPassword(input.password);
-    const row = Object.keys(patch).length > 0 ? await this.repo.update(id, patch) : current;
+    // The last-admin rule is checked by the write itself (two admins may demote each other at once).
+    const row = Object.keys(patch).length > 0 ? await this.repo.updateKeepingAnAdmin(id, patch) : current;
+    if (row === 'last-admin') throw conflict(LAST_ADMIN);
     if (!row) throw notFound('User not found.');
     if (input.is_active === false && current.is_active === 1) this.sessions.destroyUserSessions(id);
-    if (input.password !== undefined && id !== actor.id) this.sessions.destroyUserSessions(id);
+    // A new password ends every other session of the account; the one that changed it stays signed in.
+    if (input.password !== undefined) this.sessions.destroyUserSessions(id, id === actor.id ? currentSid : undefined);
     return userRowToUser(row);
   }
 
@@ -147,10 +145,9 @@ export class UsersService {
     const current = await this.repo.byId(id);
     if (!current) throw notFound('User not found.');
     if (id === actor.id) throw conflict('You cannot delete your own account.');
-    if (current.role === 'admin' && current.is_active === 1 && (await this.repo.countActiveAdmins()) <= 1) {
-      throw conflict(LAST_ADMIN);
-    }
-    await this.repo.delete(id);
+    const outcome = await this.repo.deleteKeepingAnAdmin(id);
+    if (outcome === 'last-admin') throw conflict(LAST_ADMIN);
+    if (outcome === 'not-found') throw notFound('User not found.');
     this.sessions.destroyUserSessions(id);
   }
 }

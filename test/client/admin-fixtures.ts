@@ -60,6 +60,7 @@ export function dashboard(role: RoleName, over: StatsOverride = {}, photos: Admi
       { id: 2, type: 'login', description: 'admin signed in', timestamp: '2025-06-07T21:00:00Z', user_name: 'admin' },
     ],
     recent_photos: photos,
+    top_contributors: [],
     user_permissions: permsFor(role),
   };
 }

@@ -35,6 +35,9 @@ export function item(i: number, p: Partial<GalleryItem> = {}): GalleryItem {
     camera_model: 'Canon EOS 40D',
     width: 3072,
     height: 2048,
+    moment: null,
+    uploader_name: null,
+    duration: null,
     ...p,
   };
 }

@@ -22,6 +22,9 @@ const photo: GalleryItem = {
   camera_model: 'Canon EOS 40D',
   width: 100,
   height: 68,
+  moment: null,
+  uploader_name: null,
+  duration: null,
 };
 const clip: GalleryItem = {
   ...photo,

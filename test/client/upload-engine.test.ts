@@ -95,7 +95,7 @@ test('progress events feed progress and uploadedBytes', async () => {
   let progress: ((l: number, t: number) => void) | undefined;
   let finish: (() => void) | undefined;
   const { engine, clock } = setup(happy);
-  (engine as any).api.transport = (req: any) => {
+  (engine as any).transport = (req: any) => {
     if (req.method !== 'POST') return Promise.resolve(happy({ path: new URL(req.url, 'http://x').pathname } as SeenRequest));
     progress = req.onUploadProgress;
     return new Promise((res) => (finish = () => res(json(201, { success: true, photo_id: 'p9', duplicate: false }))));

@@ -3,21 +3,9 @@ import assert from 'node:assert/strict';
 import { mock, test } from 'node:test';
 import { WallPlayer } from '../../client/components/wall/player.js';
 import { Rotation } from '../../client/components/wall/rotation.js';
-import type { WallItem } from '../../client/components/wall/types.js';
+import { wallItem } from '../helpers/wall-items.js';
 
-const item = (id: string, type = 'image/jpeg'): WallItem => ({
-  id,
-  content_type: type,
-  thumbnail_url: null,
-  backblaze_url: `/media/${id}/display`,
-  original_filename: `${id}.jpg`,
-  upload_timestamp: '2025-06-07T18:30:00.000Z',
-  date_taken: null,
-  camera_make: null,
-  camera_model: null,
-  width: 10,
-  height: 10,
-});
+const item = wallItem;
 const ids = (n: number, prefix = 'p') => Array.from({ length: n }, (_, i) => item(`${prefix}${i}`));
 
 test('the rotation cycles in order and a new arrival comes next, once', () => {

@@ -75,6 +75,14 @@ const item = (id: string) => ({
   height: 480,
 });
 
+/** A visible photo row for `id`: a replay shows photo-visible only for photos that are still visible. */
+function shown(id: string) {
+  s.ctx.sqlite
+    .prepare(`INSERT INTO photos (id, original_filename, stored_path, content_type, file_size, sha256, upload_timestamp, is_visible) VALUES (?, ?, ?, 'image/jpeg', 1, ?, ?, 1)`)
+    .run(id, `${id}.jpg`, `media/originals/${id}.jpg`, `sha-${id}`, new Date().toISOString());
+  return item(id);
+}
+
 async function until(check: () => boolean, ms = 3000): Promise<void> {
   const deadline = Date.now() + ms;
   while (!check()) {
@@ -120,7 +128,7 @@ test('a reconnect with Last-Event-ID gets exactly the events it missed, then liv
   st.close();
 
   // While disconnected: three events.
-  const missed = [await s.services.bus.photoVisible(item('p-b')), await s.services.bus.photoHidden('p-a'), await s.services.bus.photoVisible(item('p-c'))];
+  const missed = [await s.services.bus.photoVisible(shown('p-b')), await s.services.bus.photoHidden('p-a'), await s.services.bus.photoVisible(shown('p-c'))];
 
   const again = await openStream(s.url + '/api/events', { 'Last-Event-ID': String(a.id) });
   // Everything between connect and `ready`, in order, is exactly the missed events.
@@ -146,7 +154,7 @@ test('a reconnect with Last-Event-ID gets exactly the events it missed, then liv
 
 test('?lastEventId= resumes a first connect the same way', async () => {
   const a = await s.services.bus.photoVisible(item('p-q1'));
-  const b = await s.services.bus.photoVisible(item('p-q2'));
+  const b = await s.services.bus.photoVisible(shown('p-q2'));
   const st = await openStream(`${s.url}/api/events?lastEventId=${a.id}`);
   const m = await st.next((x) => x.event !== undefined);
   assert.equal(m.id, String(b.id));

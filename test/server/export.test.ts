@@ -87,7 +87,7 @@ describe('GET /admin/api/export.zip', () => {
       assert.equal(f.width, p.row.width);
       assert.equal(f.height, p.row.height);
       assert.equal(f.is_visible, p.row.is_visible === 1);
-      assert.deepEqual(Object.keys(f), ['name', 'id', 'original_filename', 'content_type', 'file_size', 'sha256', 'upload_timestamp', 'date_taken', 'camera_make', 'camera_model', 'width', 'height', 'is_visible']);
+      assert.deepEqual(Object.keys(f), ['name', 'id', 'original_filename', 'content_type', 'file_size', 'sha256', 'upload_timestamp', 'date_taken', 'camera_make', 'camera_model', 'width', 'height', 'is_visible', 'uploader_name']);
     }
   });
 

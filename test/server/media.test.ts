@@ -81,7 +81,7 @@ describe('derivative media routes', () => {
     const id = await addPhoto(s, { visible: true });
     const r = await guest.fetch(`/media/${id}/thumb?v=1`);
     assert.equal(r.status, 200);
-    assert.equal(r.headers.get('cache-control'), 'public, max-age=31536000, immutable');
+    assert.equal(r.headers.get('cache-control'), 'private, max-age=31536000, immutable', 'a browser keeps it; no shared cache may');
     const etag = r.headers.get('etag');
     assert.ok(etag);
     assert.equal(Number(r.headers.get('content-length')), fs.statSync(`${s.ctx.paths.derived}/${id}/thumb-v1.webp`).size);
@@ -92,7 +92,7 @@ describe('derivative media routes', () => {
     assert.equal(changed.status, 200);
     // A stale or missing version must be revalidated, not cached forever.
     const stale = await guest.fetch(`/media/${id}/thumb?v=0`);
-    assert.equal(stale.headers.get('cache-control'), 'public, no-cache');
+    assert.equal(stale.headers.get('cache-control'), 'private, no-cache');
   });
 
   test('the public display image carries no GPS location while the original does', async () => {

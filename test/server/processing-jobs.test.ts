@@ -107,8 +107,8 @@ test('regenerate-all runs every photo through the queue and answers statistics',
   const ids = (s.ctx.sqlite.prepare('SELECT id, status FROM photos').all() as { id: string; status: string }[]);
   const broken = ids.filter((p) => p.status === 'error').length;
   assert.ok(ids.length >= 4 && broken >= 1, 'the photos of the tests above');
-  const stats = await s.services.processing.regenerateAll();
-  assert.deepEqual(stats, { processed: ids.length, succeeded: ids.length - broken, failed: broken });
+  const answer = await s.services.processing.regenerateAll();
+  assert.deepEqual(answer, { statistics: { processed: ids.length, succeeded: ids.length - broken, failed: broken }, running: false });
   const all = s.ctx.sqlite.prepare("SELECT status, photo_id FROM jobs WHERE type = 'regenerate-all'").all() as any[];
   assert.deepEqual(all, [{ status: 'done', photo_id: null }]);
   for (const p of ids) {

@@ -213,7 +213,8 @@ test('partial uploads untouched for 24 hours are removed with their files; old c
   const dayAgo = Date.now() - 24 * 3600_000 - 1000;
   s.ctx.sqlite.prepare('UPDATE uploads SET updated_at = ? WHERE upload_key IN (?, ?)').run(dayAgo, 'id:stale', 'id:old-done');
   const { config, paths, db } = s.ctx;
-  const cleaner = new UploadsService({ config, paths, db, settings: s.services.settings, processing: s.services.processing });
+  const { settings, processing, storage } = s.services;
+  const cleaner = new UploadsService({ config, paths, db, settings, processing, storage });
   assert.equal(await cleaner.cleanup(), 2);
   assert.equal(uploadsRow('stale'), undefined);
   assert.ok(!fs.existsSync(path.join(s.dataDir, stale.temp_path)));

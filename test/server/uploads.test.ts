@@ -69,14 +69,15 @@ test('MP4, MOV and AVI videos are accepted with their video types', async () => 
   assert.ok(activity.some((a) => a.description === 'New video uploaded: clip.mp4'));
 });
 
-test('a text file named .jpg and HEIC photos are 415 and nothing is kept', async () => {
+test('a text file named .jpg, a TIFF and a Matroska (not WebM) file are 415 and nothing is kept', async () => {
   const before = originals().length;
   const rows = () => (s.ctx.sqlite.prepare('SELECT count(*) AS n FROM photos').get() as { n: number }).n;
   const n = rows();
   for (const [data, name] of [
     [Buffer.from('This is only text pretending to be a photo.\n'.repeat(10)), 'holiday.jpg'],
-    [sample('heic_IMG_5195.HEIC'), 'IMG_5195.HEIC'],
-    [sample('heic_mobile_iphone_13_pro_max.HEIC'), 'IMG_0001.jpg'],
+    [Buffer.concat([Buffer.from('II*\0'), Buffer.alloc(200, 1)]), 'scan.tif'],
+    // An EBML header whose DocType is "matroska": only WebM is accepted.
+    [Buffer.concat([Buffer.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x82, 0x88]), Buffer.from('matroska'), Buffer.alloc(200, 2)]), 'clip.webm'],
   ] as const) {
     const r = await uploadFile(s.url, data, name);
     assert.equal(r.status, 415, name);

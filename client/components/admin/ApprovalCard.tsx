@@ -23,7 +23,7 @@ export function ApprovalCard({ photo: p, canReject, selectMode, selected, busy, 
   return (
     <article className={`card approval-card${selected ? ' is-selected' : ''}`} data-testid="approval-card" data-photo-id={p.id} aria-busy={busy || undefined}>
       <div className="approval-card-media" onClick={selectMode ? () => onSelect(p.id) : undefined}>
-        <PhotoThumb photo={p} />
+        <PhotoThumb photo={p} playable={!selectMode} />
         {selectMode && <SelectCheck photo={p} selected={selected} onSelect={onSelect} />}
       </div>
       <div className="approval-card-info">
@@ -36,6 +36,7 @@ export function ApprovalCard({ photo: p, canReject, selectMode, selected, busy, 
           {camera ? ` · ${camera}` : ''}
           <br />
           {formatDate(p.upload_timestamp)}
+          {p.uploader_name && <span data-testid="photo-uploader"> · by {p.uploader_name}</span>}
         </div>
       </div>
       {!selectMode && (

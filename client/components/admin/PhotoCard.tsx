@@ -7,7 +7,7 @@ import Trash2 from 'lucide-react/icons/trash-2';
 import LoaderCircle from 'lucide-react/icons/loader-circle';
 import type { AdminPhoto, Permissions } from '../../../common/api-types';
 import { PhotoThumb, SelectCheck } from './PhotoThumb';
-import { cameraName, formatBytes, formatDate, isImage } from './format';
+import { cameraName, formatBytes, formatDate, isImage, isVideo } from './format';
 
 export type CardAction = 'toggle' | 'download' | 'rotate' | 'regenerate' | 'delete';
 
@@ -33,13 +33,14 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
       aria-busy={busy || undefined}
     >
       <div className="photo-card-media" onClick={selectMode ? () => onSelect(p.id) : undefined}>
-        <PhotoThumb photo={p} />
+        <PhotoThumb photo={p} playable={!selectMode} />
         {selectMode && <SelectCheck photo={p} selected={selected} onSelect={onSelect} />}
         <span className={`badge photo-card-state ${p.is_visible ? 'badge-visible' : 'badge-hidden'}`}>
           {p.is_visible ? <Eye size={14} aria-hidden="true" /> : <EyeOff size={14} aria-hidden="true" />}
           {p.is_visible ? 'Visible' : 'Hidden'}
         </span>
-        {p.status === 'processing' && <span className="badge photo-card-status">Processing...</span>}
+        {/* A video's thumbnail says "Preparing video" itself. */}
+        {p.status === 'processing' && !isVideo(p.content_type) && <span className="badge photo-card-status">Processing...</span>}
         {p.status === 'error' && <span className="badge badge-error photo-card-status">Processing failed</span>}
         {busy && (
           <div className="photo-card-busy" role="status">
@@ -69,6 +70,12 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
             <dt>Uploaded</dt>
             <dd>{formatDate(p.upload_timestamp)}</dd>
           </div>
+          {p.uploader_name && (
+            <div>
+              <dt>Shared by</dt>
+              <dd data-testid="photo-uploader">{p.uploader_name}</dd>
+            </div>
+          )}
           {camera && (
             <div>
               <dt>Camera</dt>

@@ -1,19 +1,47 @@
 import ImageOff from 'lucide-react/icons/image-off';
 import Video from 'lucide-react/icons/video';
 import FileIcon from 'lucide-react/icons/file';
+import LoaderCircle from 'lucide-react/icons/loader-circle';
 import Play from 'lucide-react/icons/play';
 import type { AdminPhoto } from '../../../common/api-types';
 import { isImage, isVideo } from './format';
 
-/** Thumbnail with placeholders for missing thumbnails, videos and other types (SPEC §2). */
-export function PhotoThumb({ photo }: { photo: AdminPhoto }) {
+/**
+ * Thumbnail with placeholders for missing thumbnails, videos and other types (SPEC §2). A video
+ * whose web copy exists plays in place when `playable` (not while cards are being selected).
+ */
+export function PhotoThumb({ photo, playable = false }: { photo: AdminPhoto; playable?: boolean }) {
   const video = isVideo(photo.content_type);
+  // Processing failed: say so, whether or not a thumbnail was made before it failed.
+  if (photo.status === 'error') {
+    return (
+      <div className="photo-thumb photo-thumb-placeholder" data-placeholder="error" title={photo.processing_error ?? undefined}>
+        <ImageOff size={36} aria-hidden="true" />
+        <span>{video ? 'This video cannot be shown' : 'This photo cannot be shown'}</span>
+      </div>
+    );
+  }
+  // A video is listed for guests only once its web copy exists; until then the panel says why.
+  const preparing = video && photo.status === 'processing' && (
+    <span className="photo-thumb-preparing" data-testid="preparing-video">
+      <LoaderCircle size={16} className="spin" aria-hidden="true" />
+      Preparing video
+    </span>
+  );
+  if (playable && video && photo.display_url && photo.thumbnail_url && photo.status === 'complete') {
+    return (
+      <div className="photo-thumb">
+        <video src={photo.display_url} poster={photo.thumbnail_url ?? undefined} controls preload="none" playsInline aria-label={photo.original_filename} />
+      </div>
+    );
+  }
   if (photo.thumbnail_url) {
     return (
       <div className="photo-thumb">
         <img src={photo.thumbnail_url} alt={photo.original_filename} loading="lazy" decoding="async" />
-        {video && (
-          <span className="photo-thumb-play" aria-label="Video">
+        {preparing}
+        {video && !preparing && (
+          <span className="photo-thumb-play" role="img" aria-label="Video">
             <Play size={22} aria-hidden="true" />
           </span>
         )}
@@ -25,6 +53,7 @@ export function PhotoThumb({ photo }: { photo: AdminPhoto }) {
     <div className="photo-thumb photo-thumb-placeholder" data-placeholder={video ? 'video' : isImage(photo.content_type) ? 'image' : 'file'}>
       <Icon size={36} aria-hidden="true" />
       <span>{text}</span>
+      {preparing}
     </div>
   );
 }

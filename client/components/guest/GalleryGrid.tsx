@@ -1,4 +1,6 @@
+import { useState } from 'react';
 import type { GalleryItem } from '../../../common/api-types';
+import ImageOff from 'lucide-react/icons/image-off';
 import Play from 'lucide-react/icons/play';
 
 export const isVideo = (item: GalleryItem) => item.content_type.startsWith('video/');
@@ -18,7 +20,7 @@ export function GalleryGrid({ items, onOpen }: { items: GalleryItem[]; onOpen: (
               onClick={(e) => onOpen(item, e.currentTarget)}
               aria-label={`Open ${video ? 'video' : 'photo'} ${item.original_filename}`}
             >
-              {src ? <img src={src} alt="" loading="lazy" decoding="async" /> : <span className="gallery-tile-placeholder" />}
+              {src || video ? <TileImage src={src} /> : <Unshowable />}
               {video && (
                 <span className="gallery-tile-play" aria-hidden="true">
                   <Play size={22} />
@@ -29,6 +31,23 @@ export function GalleryGrid({ items, onOpen }: { items: GalleryItem[]; onOpen: (
         );
       })}
     </ul>
+  );
+}
+
+/** A thumbnail, or the "cannot be shown" tile when it fails to load: never a blank box. */
+function TileImage({ src }: { src: string | null }) {
+  const [failed, setFailed] = useState(false);
+  if (failed) return <Unshowable />;
+  return src ? <img src={src} alt="" loading="lazy" decoding="async" onError={() => setFailed(true)} /> : <span className="gallery-tile-placeholder" />;
+}
+
+/** An approved photo whose processing failed: it is listed, so it says why nothing shows. */
+export function Unshowable() {
+  return (
+    <span className="gallery-tile-placeholder gallery-tile-unshowable" data-testid="unshowable">
+      <ImageOff size={22} aria-hidden="true" />
+      <span>This photo cannot be shown</span>
+    </span>
   );
 }
 

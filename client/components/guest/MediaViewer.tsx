@@ -30,6 +30,8 @@ export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () 
   const video = isVideo(item);
   const [loaded, setLoaded] = useState(false);
   const [failed, setFailed] = useState(false);
+  // An approved photo whose processing failed has neither: the viewer says so instead of loading forever.
+  const imageSrc = item.backblaze_url ?? item.thumbnail_url;
   const dialog = useRef<HTMLDivElement>(null);
   const closeBtn = useRef<HTMLButtonElement>(null);
 
@@ -80,7 +82,7 @@ export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () 
           <X aria-hidden="true" size={22} />
         </button>
         <div className="viewer-media" onClick={(e) => e.target === e.currentTarget && onClose()}>
-          {!loaded && !failed && (
+          {!loaded && !failed && (video || imageSrc) && (
             <p className="viewer-loading" role="status">
               {video ? 'Loading video...' : 'Loading image...'}
             </p>
@@ -102,10 +104,17 @@ export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () 
                 {fallback}
               </video>
             )
+          ) : imageSrc && !failed ? (
+            <img key={item.id} src={imageSrc} alt={item.original_filename} onLoad={() => setLoaded(true)} onError={() => setFailed(true)} />
           ) : (
-            <img key={item.id} src={item.backblaze_url ?? item.thumbnail_url ?? undefined} alt={item.original_filename} onLoad={() => setLoaded(true)} onError={() => setLoaded(true)} />
+            <p className="viewer-fallback">This photo cannot be shown</p>
           )}
         </div>
+        {item.uploader_name && (
+          <p className="viewer-shared-by" data-testid="viewer-shared-by">
+            Shared by {item.uploader_name}
+          </p>
+        )}
         <dl className="viewer-details">
           {uploaded && (
             <div>

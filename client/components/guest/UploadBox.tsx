@@ -6,6 +6,7 @@ import { type FileRejection, useDropzone } from 'react-dropzone';
 import { settings } from '../../state/settings';
 import { uploadBox, uploadEngine, uploadItems } from '../../state/uploads';
 import { ACCEPT } from '../../uploads/constants';
+import { summaryText } from '../../uploads/format';
 import { MSG } from '../../uploads/messages';
 import { toast } from '../ui/toast';
 import { UploadItemRow } from './UploadItemRow';
@@ -90,6 +91,9 @@ export function UploadBox() {
               Clear Completed
             </button>
           </div>
+          <p className="upload-summary" role="status" data-testid="upload-summary">
+            {summaryText(items)}
+          </p>
           <ul className="upload-list">
             {items.map((item) => (
               <UploadItemRow key={item.id} item={item} onRetry={(id) => uploadEngine.retry(id)} />

@@ -47,6 +47,11 @@ export function WallMedia({ slide, leaving, onEnded, onFailed, onDuration }: Pro
       ) : (
         <img className="wall-media" src={item.backblaze_url ?? undefined} alt={item.original_filename} decoding="async" onError={() => onFailed(key)} />
       )}
+      {item.uploader_name && (
+        <p className="wall-by" data-testid="wall-by">
+          by {item.uploader_name}
+        </p>
+      )}
     </div>
   );
 }

@@ -4,6 +4,8 @@ import type { WallItem } from './types';
 export interface LiveHandlers {
   visible(item: WallItem): void;
   hidden(id: string): void;
+  /** The couple paused or resumed the wall. */
+  wallState(paused: boolean): void;
   /** Sent by the server on every (re)connect; `resync` means the replay was incomplete. */
   ready(info: { resync: boolean }): void;
 }
@@ -47,6 +49,7 @@ export class LiveEvents {
     const es = new EventSource(url);
     es.addEventListener('photo-visible', this.onVisible);
     es.addEventListener('photo-hidden', this.onHidden);
+    es.addEventListener('wall-state', this.onWallState);
     es.addEventListener('ready', this.onReady);
     es.addEventListener('error', this.onError);
     this.es = es;
@@ -58,6 +61,7 @@ export class LiveEvents {
     if (!es) return;
     es.removeEventListener('photo-visible', this.onVisible);
     es.removeEventListener('photo-hidden', this.onHidden);
+    es.removeEventListener('wall-state', this.onWallState);
     es.removeEventListener('ready', this.onReady);
     es.removeEventListener('error', this.onError);
     es.close();
@@ -82,6 +86,11 @@ export class LiveEvents {
   private onHidden = (e: Event) => {
     const d = this.data(e) as Partial<LiveEventData['photo-hidden']> | null;
     if (d && typeof d.id === 'string') this.handlers.hidden(d.id);
+  };
+
+  private onWallState = (e: Event) => {
+    const d = this.data(e) as Partial<LiveEventData['wall-state']> | null;
+    if (d && typeof d.paused === 'boolean') this.handlers.wallState(d.paused);
   };
 
   private onReady = (e: Event) => {

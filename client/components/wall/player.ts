@@ -27,6 +27,12 @@ export interface PlayerOptions {
   /** Fetches and decodes a photo before it is shown, so the crossfade never shows a half-drawn image. */
   preload(item: WallItem): Promise<void>;
   max?: number;
+  /**
+   * A slide ends early for a photo that just became visible, once it has been up this long
+   * (default 3 s, or the interval when shorter): a new photo shows within seconds, and a burst
+   * of arrivals is queued, each up at least this long, rather than flickered through.
+   */
+  minShowMs?: number;
 }
 
 /**
@@ -40,6 +46,9 @@ export class WallPlayer {
   private state: WallState = { current: null, previous: null, shown: 0, empty: false };
   private listeners = new Set<() => void>();
   private advanceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** When the advance timer fires, and when the current slide went up (Date.now()). */
+  private dueAt = Infinity;
+  private shownAt = 0;
   private fadeTimer: ReturnType<typeof setTimeout> | undefined;
   private gen = 0;
   private key = 0;
@@ -70,8 +79,21 @@ export class WallPlayer {
   add(item: WallItem): void {
     this.rotation.add(item);
     if (this.state.empty) this.set({ ...this.state, empty: false });
-    // An empty wall shows a new photo at once; otherwise it comes up next.
-    if (!this.state.current) this.start();
+    // An empty wall shows a new photo at once; otherwise it comes up next, soon.
+    if (!this.state.current) return this.start();
+    // No timer while the next slide is loading: show() then keeps that one up only briefly.
+    if (this.dueAt === Infinity) return;
+    const wait = Math.max(0, this.shownAt + this.minShowMs() - Date.now());
+    if (this.dueAt > Date.now() + wait) this.schedule(wait);
+  }
+
+  private minShowMs(): number {
+    return Math.min(this.opts.minShowMs ?? 3000, this.opts.intervalMs);
+  }
+
+  /** How long a slide stays up: `ms`, or only the minimum while arrivals wait their turn. */
+  private slideMs(ms: number): number {
+    return this.rotation.queued > 0 ? Math.min(ms, this.minShowMs()) : ms;
   }
 
   remove(id: string): void {
@@ -104,7 +126,8 @@ export class WallPlayer {
   /** A video knows its length: wait for it to end, with a margin, instead of the general cap. */
   videoDuration = (key: number, seconds: number): void => {
     if (this.state.current?.key !== key || !Number.isFinite(seconds) || seconds <= 0) return;
-    this.schedule(Math.min(seconds * 1000 + 5000, this.opts.videoMaxMs));
+    const left = this.slideMs(Math.min(seconds * 1000 + 5000, this.opts.videoMaxMs)) - (Date.now() - this.shownAt);
+    this.schedule(Math.max(0, left));
   };
 
   dispose(): void {
@@ -122,11 +145,13 @@ export class WallPlayer {
 
   private schedule(ms: number): void {
     clearTimeout(this.advanceTimer);
+    this.dueAt = Date.now() + ms;
     this.advanceTimer = setTimeout(() => void this.advance(), ms);
   }
 
   private async advance(): Promise<void> {
     clearTimeout(this.advanceTimer);
+    this.dueAt = Infinity;
     if (this.disposed) return;
     const gen = ++this.gen;
     const item = this.rotation.next();
@@ -154,10 +179,11 @@ export class WallPlayer {
   private show(item: WallItem | null): void {
     const outgoing = this.state.current;
     const current = item ? { key: ++this.key, item } : null;
+    this.shownAt = Date.now();
     this.set({ current, previous: outgoing, shown: this.state.shown + (item ? 1 : 0), empty: this.rotation.size === 0 });
     clearTimeout(this.fadeTimer);
     this.fadeTimer = setTimeout(() => this.set({ ...this.state, previous: null }), this.opts.fadeMs);
-    if (item) this.schedule(isVideo(item) ? this.opts.videoMaxMs : this.opts.intervalMs);
+    if (item) this.schedule(this.slideMs(isVideo(item) ? this.opts.videoMaxMs : this.opts.intervalMs));
   }
 
   private set(next: WallState): void {

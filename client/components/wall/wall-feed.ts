@@ -13,6 +13,10 @@ export interface FeedOptions {
   mediaRetryMs: number;
   /** ...this many times. */
   mediaRetries: number;
+  /** The wall's pause, as the stream reports it. */
+  onWallState?(paused: boolean): void;
+  /** After a reconnect that may have missed events: the pause is looked up again. */
+  onResync?(): void;
 }
 
 /**
@@ -40,7 +44,9 @@ export class WallFeed {
     this.live = new LiveEvents('/api/events', {
       visible: (item) => this.handle({ add: item }),
       hidden: (id) => this.handle({ remove: id }),
+      wallState: (paused) => this.opts.onWallState?.(paused),
       ready: ({ resync }) => {
+        if (resync) this.opts.onResync?.();
         if (this.first || resync) void this.reload();
         this.first = false;
       },

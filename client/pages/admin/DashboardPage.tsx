@@ -14,15 +14,17 @@ import { StatCards } from '../../components/admin/StatCards';
 import { UploadChart } from '../../components/admin/UploadChart';
 import { CameraPie } from '../../components/admin/CameraPie';
 import { RecentActivity } from '../../components/admin/RecentActivity';
+import { TopContributors } from '../../components/admin/TopContributors';
 import { DELETE_PHOTO_CONFIRM, RecentPhotos } from '../../components/admin/RecentPhotos';
 import { ExportButtons } from '../../components/admin/ExportButtons';
+import { DayStatus } from '../../components/admin/WallPauseButton';
 
 /** SPEC §9: the dashboard reloads every 30 s. */
 export const DASHBOARD_REFRESH_MS = 30_000;
 
 export function DashboardSkeleton() {
   return (
-    <div aria-busy="true" aria-label="Loading dashboard" className="dashboard-skeleton">
+    <div role="status" aria-busy="true" aria-label="Loading dashboard" className="dashboard-skeleton">
       <div className="skeleton" style={{ height: '2.5rem', width: '60%' }} />
       <div className="stat-grid">
         {[0, 1, 2, 3].map((i) => (
@@ -135,6 +137,8 @@ export function DashboardPage() {
         </div>
       </div>
 
+      <DayStatus canEdit={perms.can_edit_settings} />
+
       <StatCards stats={data.stats} canManageUsers={perms.can_manage_users} />
 
       <div className="dashboard-charts">
@@ -152,6 +156,8 @@ export function DashboardPage() {
         <section className="card">
           <h2 className="card-title">Recent Activity</h2>
           <RecentActivity items={data.recent_activity} />
+          <h3 className="contributors-title">Top Contributors</h3>
+          <TopContributors items={data.top_contributors} />
         </section>
         <section className="card">
           <h2 className="card-title">Recent Photos</h2>

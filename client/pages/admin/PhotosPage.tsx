@@ -10,6 +10,7 @@ import { PhotoCard } from '../../components/admin/PhotoCard';
 import { ApprovalCard } from '../../components/admin/ApprovalCard';
 import { usePhotoActions } from '../../components/admin/usePhotoActions';
 import { ExportButtons } from '../../components/admin/ExportButtons';
+import { UploaderFilter } from '../../components/admin/UploaderFilter';
 
 /** /admin/photos: All Photos and, for moderators, the Approval Queue (SPEC §2, §4). */
 export function PhotosPage() {
@@ -23,7 +24,13 @@ export function PhotosPage() {
 
   const load = useCallback(async () => {
     try {
-      const r = await adminApi.photos({ page: view.page, perPage: perPage(view.mode), showAll: view.showAll, pending: view.mode === 'queue' });
+      const r = await adminApi.photos({
+        page: view.page,
+        perPage: perPage(view.mode),
+        showAll: view.showAll,
+        pending: view.mode === 'queue',
+        uploader: view.uploader,
+      });
       setList(r);
       setError(false);
       dispatch({ type: 'listChanged' });
@@ -34,7 +41,7 @@ export function PhotosPage() {
       console.error('Failed to load photos', err);
       setError(true);
     }
-  }, [view.page, view.mode, view.showAll]);
+  }, [view.page, view.mode, view.showAll, view.uploader]);
 
   useEffect(() => {
     void load();
@@ -65,7 +72,7 @@ export function PhotosPage() {
           {queue ? 'Photo Approval Queue' : 'Photo Management'}{' '}
           {pg && <span className="photos-count">{queue ? `(${pg.total} pending approval)` : `(${pg.total} total)`}</span>}
           {!queue && hidden > 0 && (
-            <span className="badge badge-danger photos-hidden-badge" title="Hidden photos on this page" aria-label={`${hidden} hidden on this page`}>
+            <span className="badge badge-danger photos-hidden-badge" title="Hidden photos on this page" role="img" aria-label={`${hidden} hidden on this page`}>
               {hidden}
             </span>
           )}
@@ -98,6 +105,7 @@ export function PhotosPage() {
               </button>
             )}
             <ExportButtons selectedIds={selectedIds} />
+            <UploaderFilter value={view.uploader} refresh={list} onChange={(uploader) => dispatch({ type: 'uploader', uploader })} />
           </>
         ) : (
           <>
@@ -146,7 +154,7 @@ export function PhotosPage() {
       )}
 
       {!list ? (
-        <div className="photo-grid" aria-busy="true" aria-label="Loading photos">
+        <div className="photo-grid" role="status" aria-busy="true" aria-label="Loading photos">
           {Array.from({ length: 8 }, (_, i) => (
             <div key={i} className="skeleton" style={{ aspectRatio: '1', minHeight: '12rem' }} />
           ))}

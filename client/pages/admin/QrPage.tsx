@@ -5,18 +5,25 @@ import type { PublicUrlResponse } from '../../../common/api-types';
 import { isUnauthorized } from '../../api/admin';
 import { getJson } from '../../api/http';
 import { coupleNames, loadSettings, settings } from '../../state/settings';
+import { WallPauseButton } from '../../components/admin/WallPauseButton';
+import type { MeResponse } from '../../../common/api-types';
 
 /** /admin/qr: a printable sign with the QR code for the guests' upload page. Any signed-in user. */
 export function QrPage() {
   useSignals();
   const [, navigate] = useLocation();
   const [allowed, setAllowed] = useState(false);
+  const [canPause, setCanPause] = useState(false);
   const [liveUrl, setLiveUrl] = useState(`${window.location.origin}/live`);
 
   useEffect(() => {
     let live = true;
-    getJson('/admin/api/me')
-      .then(() => live && setAllowed(true))
+    getJson<MeResponse>('/admin/api/me')
+      .then((r) => {
+        if (!live) return;
+        setAllowed(true);
+        setCanPause(r.user_permissions.can_edit_settings);
+      })
       .catch((err) => {
         if (live && isUnauthorized(err)) navigate('~/admin/login', { replace: true });
         else if (live) setAllowed(true); // the sign itself is public information; show it anyway
@@ -52,6 +59,7 @@ export function QrPage() {
           <Link href="~/wall" className="btn btn-outline">
             Open the reception wall
           </Link>
+          {canPause && <WallPauseButton />}
         </div>
       </section>
     </div>

@@ -7,10 +7,14 @@ import { handleUnauthorized } from '../../state/admin';
 import { settings as publicSettings } from '../../state/settings';
 import { toast } from '../../components/ui/toast';
 import { ErrorCard } from '../../components/admin/AdminShell';
+import { DayControls } from '../../components/admin/DayControls';
+import { MomentTimes } from '../../components/admin/MomentTimes';
 
 const FORBIDDEN_TEXT = 'Insufficient permissions. Admin role required.';
 
-const FIELDS: { key: keyof ScheduleItem; label: string; long?: boolean }[] = [
+type TextKey = Exclude<keyof ScheduleItem, 'starts_at' | 'ends_at'>;
+
+const FIELDS: { key: TextKey; label: string; long?: boolean }[] = [
   { key: 'title', label: 'Title' },
   { key: 'day', label: 'Day' },
   { key: 'time', label: 'Time' },
@@ -50,13 +54,13 @@ export function SettingsPage() {
       </div>
     );
   if (loadError) return <ErrorCard message={loadError} onRetry={() => void load()} />;
-  if (!form) return <div className="skeleton" style={{ height: '24rem' }} aria-busy="true" aria-label="Loading settings" />;
+  if (!form) return <div className="skeleton" style={{ height: '24rem' }} role="status" aria-busy="true" aria-label="Loading settings" />;
 
   const set = <K extends keyof WeddingSettings>(k: K, v: WeddingSettings[K]) => setForm({ ...form, [k]: v });
-  const setItem = (i: number, k: keyof ScheduleItem, v: string) =>
+  const setItem = (i: number, patch: Partial<ScheduleItem>) =>
     set(
       'schedule',
-      form.schedule.map((it, j) => (j === i ? { ...it, [k]: v } : it)),
+      form.schedule.map((it, j) => (j === i ? { ...it, ...patch } : it)),
     );
 
   const save = async (e: FormEvent) => {
@@ -105,7 +109,23 @@ export function SettingsPage() {
           <input type="checkbox" role="switch" checked={form.uploads_enabled} onChange={(e) => set('uploads_enabled', e.target.checked)} />
           Guest uploads enabled
         </label>
+        <label className="checkbox-row">
+          <input
+            type="checkbox"
+            role="switch"
+            aria-describedby="st-names-hint"
+            checked={form.show_uploader_names}
+            onChange={(e) => set('show_uploader_names', e.target.checked)}
+          />
+          Show guests' names with their photos
+        </label>
+        <p id="st-names-hint" className="muted">
+          Guests may type their name when they upload. When this is on, the gallery, the photo viewer and the wall show it ("Shared by
+          Anna"); when it is off, only you see it here in the admin panel.
+        </p>
       </section>
+
+      <DayControls value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
 
       <section className="card settings-section">
         <h2 className="card-title">Texts</h2>
@@ -133,12 +153,13 @@ export function SettingsPage() {
                 <div key={f.key} className={`field${f.long ? ' field-wide' : ''}`}>
                   <label htmlFor={`st-${i}-${f.key}`}>{f.label}</label>
                   {f.long ? (
-                    <textarea id={`st-${i}-${f.key}`} value={item[f.key]} onChange={(e) => setItem(i, f.key, e.target.value)} />
+                    <textarea id={`st-${i}-${f.key}`} value={item[f.key]} onChange={(e) => setItem(i, { [f.key]: e.target.value })} />
                   ) : (
-                    <input id={`st-${i}-${f.key}`} type="text" required={f.key === 'title'} value={item[f.key]} onChange={(e) => setItem(i, f.key, e.target.value)} />
+                    <input id={`st-${i}-${f.key}`} type="text" required={f.key === 'title'} value={item[f.key]} onChange={(e) => setItem(i, { [f.key]: e.target.value })} />
                   )}
                 </div>
               ))}
+              <MomentTimes index={i} item={item} zone={form.time_zone} onChange={(patch) => setItem(i, patch)} />
             </div>
             {form.schedule.length > 1 && (
               <button type="button" className="btn btn-sm btn-outline" onClick={() => set('schedule', form.schedule.filter((_, j) => j !== i))}>

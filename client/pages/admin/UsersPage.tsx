@@ -95,7 +95,7 @@ export function UsersPage() {
   if (error) return <ErrorCard message={error} onRetry={() => void load()} />;
   if (!users)
     return (
-      <div aria-busy="true" aria-label="Loading users">
+      <div role="status" aria-busy="true" aria-label="Loading users">
         <div className="skeleton" style={{ height: '20rem' }} />
       </div>
     );

@@ -1,0 +1,114 @@
+// The rush benchmark's HTTP side: one keep-alive agent per simulated browser (6 sockets, as a
+// browser opens per host) and a recorder of latencies per route and phase.
+import fs from 'node:fs';
+import http from 'node:http';
+
+export interface Answer {
+  status: number;
+  body: string;
+  /** Request start to the whole answer read. */
+  ms: number;
+  /** The server's own time from the body's last byte to the answer (its Server-Timing after-body); NaN without it. */
+  serverMs: number;
+}
+
+export type Body = { buffer: Buffer } | { file: string; start: number; end: number; head: string; tail: string };
+
+export class Browser {
+  readonly agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+  cookie = '';
+
+  constructor(readonly base: string) {}
+
+  request(method: string, pathname: string, opts: { body?: Body; headers?: Record<string, string> } = {}): Promise<Answer> {
+    const url = new URL(pathname, this.base);
+    const headers: Record<string, string | number> = { ...opts.headers };
+    if (this.cookie) headers.cookie = this.cookie;
+    const b = opts.body;
+    if (b) headers['content-length'] = 'buffer' in b ? b.buffer.length : Buffer.byteLength(b.head) + (b.end - b.start) + Buffer.byteLength(b.tail);
+    const t0 = performance.now();
+    return new Promise<Answer>((resolve, reject) => {
+      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: this.agent, headers }, (res) => {
+        const set = res.headers['set-cookie'];
+        if (set?.length) this.cookie = set.map((c) => c.split(';')[0]).join('; ');
+        const parts: Buffer[] = [];
+        res.on('data', (d: Buffer) => parts.push(d));
+        res.on('error', reject);
+        res.on('end', () => {
+          const now = performance.now();
+          const timing = /after-body;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8'), ms: now - t0, serverMs: timing ? Number(timing[1]) : NaN });
+        });
+      });
+      req.setTimeout(120_000, () => req.destroy(new Error('timeout')));
+      req.on('error', reject);
+      if (!b) req.end();
+      else if ('buffer' in b) req.end(b.buffer);
+      else {
+        req.write(b.head);
+        const src = fs.createReadStream(b.file, { start: b.start, end: b.end - 1, highWaterMark: 1 << 20 });
+        src.on('error', (e) => req.destroy(e));
+        src.on('end', () => req.end(b.tail));
+        src.pipe(req, { end: false });
+      }
+    });
+  }
+
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+/** A multipart body: text fields first (as the guest page sends them), then the file part. */
+export function multipart(fields: Record<string, string | number | boolean>, filename: string): { head: string; tail: string; type: string } {
+  const boundary = `----rush${Math.random().toString(16).slice(2)}`;
+  let head = '';
+  for (const [k, v] of Object.entries(fields)) head += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  head += `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+  return { head, tail: `\r\n--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
+}
+
+export type Phase = 'idle' | 'rush';
+
+interface Series {
+  ms: number[];
+  errors: number;
+  fiveXX: number;
+}
+
+/** Latencies per phase and route; an error is a failed request or a status of 500 and up. */
+export class Recorder {
+  private readonly data = new Map<string, Series>();
+  phase: Phase = 'idle';
+
+  private series(phase: Phase, route: string): Series {
+    const key = `${phase}\u0000${route}`;
+    let s = this.data.get(key);
+    if (!s) this.data.set(key, (s = { ms: [], errors: 0, fiveXX: 0 }));
+    return s;
+  }
+
+  add(route: string, ms: number, status: number): void {
+    const s = this.series(this.phase, route);
+    s.ms.push(ms);
+    if (status >= 500) s.fiveXX++;
+    if (status >= 400 || status === 0) s.errors++;
+  }
+
+  failed(route: string): void {
+    this.series(this.phase, route).errors++;
+  }
+
+  routes(): string[] {
+    return [...new Set([...this.data.keys()].map((k) => k.split('\u0000')[1]))];
+  }
+
+  get(phase: Phase, route: string): Series | undefined {
+    return this.data.get(`${phase}\u0000${route}`);
+  }
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}

@@ -1,0 +1,208 @@
+// Rush hour: many guests upload at once while others browse the gallery and an admin works the
+// queue. The same reads are measured first on the idle server (the baseline), then under the
+// rush; printed per route with the ratio, plus the processing tail, errors and the server's RSS peak.
+// Needs the built server: node scripts/build.mjs && npm run bench:rush -- [--quick] [flags]
+//   --guests=100 --photos=6 --videos=1 --photo-mb=2-9 --video-mb=10-30 --browsers=20 --idle=15
+//   --threads=16 (UV_THREADPOOL_SIZE) --jobs=N (PROCESSING_CONCURRENCY) to compare settings
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase } from '../../server/db/open.js';
+import { RECOMMENDED_THREAD_POOL } from '../../server/threadpool.js';
+import { BenchServer } from './bench-server.js';
+import { admin, approveAll, galleryBrowser, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
+import { Browser, percentile, Recorder, type Phase } from './rush-http.js';
+import { generateMedia } from './rush-media.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=')[1] ?? 'true']));
+const quick = args.has('quick');
+const num = (name: string, full: number, small: number) => Number(args.get(name) ?? (quick ? small : full));
+const range = (name: string, full: string, small: string): [number, number] => {
+  const [lo, hi] = (args.get(name) ?? (quick ? small : full)).split('-').map(Number);
+  return [lo, hi ?? lo];
+};
+const opts = {
+  guests: num('guests', 100, 10),
+  photos: num('photos', 6, 3),
+  videos: num('videos', 1, 1),
+  photoMb: range('photo-mb', '2-9', '1-4'),
+  videoMb: range('video-mb', '10-30', '4-8'),
+  browsers: num('browsers', 20, 20),
+  idleSeconds: num('idle', 15, 8),
+  tailMinutes: num('tail-minutes', 15, 3),
+  /** libuv's pool as the image starts the server; --threads=4 is libuv's default, for comparison. */
+  threads: num('threads', RECOMMENDED_THREAD_POOL, RECOMMENDED_THREAD_POOL),
+  /** PROCESSING_CONCURRENCY; 0 keeps the server's default (the number of cores). */
+  jobs: num('jobs', 0, 0),
+};
+const PASSWORD = 'bench-password-123';
+const MiB = 1024 * 1024;
+
+if (!fs.existsSync(path.join(ROOT, 'dist/server/main.js'))) {
+  console.error('Build the server first: node scripts/build.mjs');
+  process.exit(2);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wedding-rush-'));
+
+async function main(): Promise<void> {
+  console.log(`rush: ${opts.guests} guests x (${opts.photos} photos of ${opts.photoMb.join('-')} MB + ${opts.videos} videos of ${opts.videoMb.join('-')} MB), ${opts.browsers} gallery browsers, 1 admin`);
+  let t = performance.now();
+  const plan = { dir: work, photosPerGuest: opts.photos, videosPerGuest: opts.videos, photoMb: opts.photoMb, videoMb: opts.videoMb };
+  const seed = (await generateMedia({ ...plan, prefix: 'seed-', guests: 1, photosPerGuest: 20, videosPerGuest: 1 }))[0];
+  const media = await generateMedia({ ...plan, prefix: '', guests: opts.guests });
+  const files = media.flat();
+  const bytes = files.reduce((n, f) => n + f.size, 0);
+  console.log(`media: ${files.length} files, ${(bytes / 1e9).toFixed(2)} GB, made in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+
+  const env: Record<string, string> = { ADMIN_PASSWORD: PASSWORD, UV_THREADPOOL_SIZE: String(opts.threads) };
+  if (opts.jobs) env.PROCESSING_CONCURRENCY = String(opts.jobs);
+  console.log(`server: UV_THREADPOOL_SIZE=${opts.threads}, processing jobs at once: ${opts.jobs || 'default (cores)'}`);
+  const server = await new BenchServer(env).start();
+  const rec = new Recorder();
+  let stop = false;
+  let rssPeak = 0;
+  const sampler = setInterval(() => {
+    try {
+      rssPeak = Math.max(rssPeak, server.rss());
+    } catch {
+      /* exited */
+    }
+  }, 200);
+  try {
+    // Seed photos (uploaded, processed, approved) so the idle server has a gallery to read.
+    const seedRun: Run = { rec: new Recorder(), stopped: () => false };
+    const seeded = await guest(seedRun, server.url, seed, 'seed');
+    await waitSettled(server.url, seeded, opts.tailMinutes);
+    await approveAll(server.url, PASSWORD);
+
+    const run: Run = { rec, stopped: () => stop };
+    const polled = seeded.filter((o) => o.photoId);
+    const readers = [
+      ...Array.from({ length: opts.browsers }, () => galleryBrowser(run, server.url)),
+      admin(run, server.url, PASSWORD),
+      idlePolling(run, server.url, polled),
+    ];
+    await sleep(opts.idleSeconds * 1000);
+    rec.phase = 'rush';
+    const rssIdle = server.rss();
+    console.log(`idle baseline measured for ${opts.idleSeconds} s; the rush starts`);
+
+    t = performance.now();
+    const outcomes = (await Promise.all(media.map((own, g) => sleep(Math.random() * 2000).then(() => guest(run, server.url, own, `guest-${g}`))))).flat();
+    const lastUpload = Math.max(...outcomes.map((o) => o.uploadedAt ?? 0));
+    await waitSettled(server.url, outcomes, opts.tailMinutes);
+    const lastSettled = Math.max(...outcomes.map((o) => o.settledAt ?? 0));
+    stop = true;
+    await Promise.all(readers);
+
+    report(rec);
+    const failed = outcomes.filter((o) => o.error || o.status !== 'complete');
+    const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
+    console.log(`\nuploads: ${outcomes.length - outcomes.filter((o) => o.error).length}/${outcomes.length} stored, ${failed.length} not complete${failed.length ? ` (${failed.slice(0, 3).map((o) => o.error ?? o.status).join('; ')})` : ''}`);
+    console.log(`rush: last upload answered after ${secs(lastUpload - t)}; last photo complete ${secs(lastSettled - lastUpload)} after it (processing tail)`);
+    console.log(`processing throughput: ${(outcomes.length / ((lastSettled - t) / 1000)).toFixed(2)} files/s over the rush (${(bytes / MiB / ((lastSettled - t) / 1000)).toFixed(1)} MiB/s uploaded and processed)`);
+    console.log(`server RSS: idle ${(rssIdle / MiB).toFixed(0)} MiB, peak ${(Math.max(rssPeak, hwm(server)) / MiB).toFixed(0)} MiB (goal < 700)`);
+    console.log(`integrity: ${await verify(server.dataDir, outcomes)}`);
+  } finally {
+    clearInterval(sampler);
+    await server.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+/** The idle phase's status reads: the seed photos polled at the guest page's pace by 20 pollers. */
+async function idlePolling(run: Run, base: string, seeded: Outcome[]): Promise<void> {
+  const b = new Browser(base);
+  const one = async (o: Outcome) => {
+    for (let i = 0; i < 100_000 && !run.stopped(); i++) {
+      await pollStatus(run, b, { ...o }, 1, 1500);
+    }
+  };
+  await Promise.all(seeded.slice(0, 20).map(one));
+  b.close();
+}
+
+/** Polls the outcomes guests stopped polling (they give up after 120 tries) until all settle, bounded. */
+async function waitSettled(base: string, outcomes: Outcome[], minutes: number): Promise<void> {
+  const b = new Browser(base);
+  const deadline = performance.now() + minutes * 60_000;
+  const quiet: Run = { rec: new Recorder(), stopped: () => performance.now() > deadline };
+  for (let open = outcomes; open.length && !quiet.stopped(); await sleep(1000)) {
+    open = outcomes.filter((o) => o.photoId && (!o.status || o.status === 'processing'));
+    await Promise.all(open.slice(0, 50).map((o) => pollStatus(quiet, b, o, 1, 0)));
+  }
+  b.close();
+}
+
+function hwm(server: BenchServer): number {
+  try {
+    const status = fs.readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
+    return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Every stored photo has the sent file's SHA-256 and size, and its original on disk hashes to it. */
+async function verify(dataDir: string, outcomes: Outcome[]): Promise<string> {
+  const db = openDatabase(path.join(dataDir, 'wedding.db'), { readonly: true });
+  let bad = 0;
+  let checked = 0;
+  for (const o of outcomes) {
+    if (!o.photoId) continue;
+    const row = db.prepare('SELECT sha256, file_size, stored_path FROM photos WHERE id = ?').get(o.photoId) as { sha256: string; file_size: number; stored_path: string } | undefined;
+    checked++;
+    if (!row || row.sha256 !== o.file.sha256 || row.file_size !== o.file.size) {
+      bad++;
+      continue;
+    }
+    const hash = crypto.createHash('sha256');
+    for await (const c of fs.createReadStream(path.join(dataDir, row.stored_path))) hash.update(c as Buffer);
+    if (hash.digest('hex') !== row.sha256) bad++;
+  }
+  db.close();
+  return bad ? `${bad} of ${checked} stored files differ from what was sent` : `all ${checked} stored files match what was sent (SHA-256 on disk)`;
+}
+
+const GOALS: Record<string, number> = {
+  'GET /api/photos (gallery page)': 250,
+  'GET thumbnail': 250,
+  'GET display image': 250,
+  'GET /api/stats': 250,
+  'GET /api/photos/{id}/status': 250,
+  'GET /admin/api/dashboard': 1000,
+  'GET /admin/api/photos (queue)': 1000,
+  'POST /api/upload-chunk (server, after the body)': 1000,
+};
+
+function report(rec: Recorder): void {
+  const f = (x: number) => (Number.isNaN(x) ? '-' : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
+  const cell = (phase: Phase, route: string) => {
+    const s = rec.get(phase, route);
+    if (!s) return { text: '-', p99: NaN, s };
+    const sorted = [...s.ms].sort((a, b) => a - b);
+    const p99 = percentile(sorted, 99);
+    return { text: `n ${sorted.length}, p50 ${f(percentile(sorted, 50))}, p95 ${f(percentile(sorted, 95))}, p99 ${f(p99)}`, p99, s };
+  };
+  console.log('\nroute | idle (baseline) | under the rush | errors (5xx) | p99 ratio | goal p99');
+  console.log('---|---|---|---|---|---');
+  for (const route of rec.routes()) {
+    const idle = cell('idle', route);
+    const rush = cell('rush', route);
+    const errors = `${(rush.s?.errors ?? 0) + (idle.s?.errors ?? 0)} (${(rush.s?.fiveXX ?? 0) + (idle.s?.fiveXX ?? 0)})`;
+    const ratio = idle.p99 > 0 && rush.p99 > 0 ? `x${(rush.p99 / idle.p99).toFixed(1)}` : '-';
+    const goal = GOALS[route] ? `< ${f(GOALS[route])}: ${rush.p99 < GOALS[route] ? 'met' : 'MISSED'}` : '';
+    console.log(`${route} | ${idle.text} | ${rush.text} | ${errors} | ${ratio} | ${goal}`);
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  fs.rmSync(work, { recursive: true, force: true });
+  process.exit(1);
+});

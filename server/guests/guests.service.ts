@@ -1,0 +1,59 @@
+import type { Kysely } from 'kysely';
+import type { MyUpload, UploaderCount } from '../../common/api-types.js';
+import { recordActivity } from '../activity/activity.repo.js';
+import type { DataPaths } from '../context.js';
+import type { DB } from '../db/schema.js';
+import { notFound } from '../errors.js';
+import type { EventBus } from '../events/bus.js';
+import { thumbnailUrl } from '../photos/photos.mappers.js';
+import { removePhoto } from '../photos/photo-removal.js';
+import { GuestsRepo, type MyUploadRow } from './guests.repo.js';
+
+export interface GuestsDeps {
+  db: Kysely<DB>;
+  paths: DataPaths;
+  bus: EventBus;
+}
+
+/** The same answer for a photo that is not there and one that belongs to someone else. */
+export const NOT_YOUR_UPLOAD = 'Photo not found.';
+
+const toMyUpload = (r: MyUploadRow): MyUpload => ({
+  id: r.id,
+  original_filename: r.original_filename,
+  content_type: r.content_type,
+  status: r.status,
+  is_visible: r.is_visible === 1,
+  thumbnail_url: thumbnailUrl(r),
+  upload_timestamp: r.upload_timestamp,
+  uploader_name: r.uploader_name,
+});
+
+/** Guests by name: a guest's own uploads (list, take back) and the names guests gave. */
+export class GuestsService {
+  private readonly repo: GuestsRepo;
+
+  constructor(private readonly deps: GuestsDeps) {
+    this.repo = new GuestsRepo(deps.db);
+  }
+
+  async myUploads(guestId: string, limit: number, offset: number) {
+    const [rows, total] = await Promise.all([this.repo.listByGuest(guestId, limit, offset), this.repo.countByGuest(guestId)]);
+    return {
+      photos: rows.map(toMyUpload),
+      pagination: { total, limit, offset, has_more: offset + rows.length < total },
+    };
+  }
+
+  /** Deletes one of this guest's photos as an admin delete would; anyone else's is not_found, untouched. */
+  async deleteMine(guestId: string, id: string): Promise<void> {
+    const row = await removePhoto(this.deps, id, guestId);
+    if (!row) throw notFound(NOT_YOUR_UPLOAD);
+    const who = row.uploader_name ?? 'A guest';
+    await recordActivity(this.deps.db, 'other', `${who} deleted their upload "${row.original_filename}"`, row.uploader_name);
+  }
+
+  uploaders(limit?: number): Promise<UploaderCount[]> {
+    return this.repo.uploaders(limit);
+  }
+}

@@ -1,0 +1,63 @@
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { log } from '../log.js';
+import type { PhotosRepo } from '../photos/photos.repo.js';
+import { encodeWebCopy, MediaError, removeOldVersions, type MediaDeps } from './media.js';
+import { PermanentJobError, QueueStoppedError } from './queue.js';
+
+export type WebCopyListener = (photoId: string) => Promise<void>;
+
+/**
+ * The 'transcode' job: a video's re-encoded web copy, made in the queue's one-at-a-time lane by
+ * ffmpeg at the lowest CPU priority. Stopping the server kills the encoder; the job stays queued
+ * and starts over after the next start.
+ */
+export function createTranscoder(deps: MediaDeps, photos: PhotosRepo) {
+  let stopping = new AbortController();
+  const listeners = new Set<WebCopyListener>();
+
+  async function run(photoId: string, version: number): Promise<void> {
+    const photo = await photos.get(photoId);
+    // Deleted, or regenerated since: a newer job makes the copy of the newer version.
+    if (!photo || photo.derivative_version !== version) return;
+    const first = photo.display_path === null;
+    const signal = stopping.signal;
+    let patch;
+    try {
+      patch = await encodeWebCopy(deps, photo, signal);
+    } catch (e) {
+      if (signal.aborted) throw new QueueStoppedError('The server is shutting down.');
+      if (e instanceof MediaError) throw new PermanentJobError(e.message);
+      throw e;
+    }
+    await photos.updateMedia(photoId, patch);
+    if (!(await photos.get(photoId))) {
+      await rm(path.join(deps.paths.derived, photoId), { recursive: true, force: true });
+      return;
+    }
+    await removeOldVersions(deps.paths, photoId, version);
+    if (first) await notify(photoId);
+  }
+
+  /** Listed from now on: live screens hear of a video approved while it was being prepared. */
+  async function notify(photoId: string): Promise<void> {
+    for (const fn of listeners) await fn(photoId).catch((err) => log.warn(`After the web copy of ${photoId}`, err));
+  }
+
+  return {
+    run,
+    notify,
+    /** Calls `fn` when a video's first web copy exists (it is listed in the gallery from then on). */
+    onWebCopy(fn: WebCopyListener): () => void {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    start(): void {
+      if (stopping.signal.aborted) stopping = new AbortController();
+    },
+    /** Kills a running encoder. */
+    stop(): void {
+      stopping.abort();
+    },
+  };
+}

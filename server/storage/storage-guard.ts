@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import { AppError } from '../errors.js';
+import type { SpaceReserve } from './space-reserve.js';
+
+export const NO_ROOM = 'There is no room left for more photos. Please tell the couple.';
+export const storageFull = () => new AppError('storage_full', NO_ROOM);
+
+const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
+
+/** A write that failed because the disk (or the quota) is full, from the file system or SQLite. */
+export function isDiskFull(e: unknown): boolean {
+  return FULL_CODES.has((e as { code?: unknown } | null)?.code as string);
+}
+
+export interface StorageGuardDeps {
+  /** DATA_DIR: its file system's free space is what counts. */
+  root: string;
+  /** STORAGE_LIMIT_GB in bytes; undefined: only the free space is checked. */
+  limitBytes: number | undefined;
+  /** MIN_FREE_MB in bytes: an upload never leaves less than this free. */
+  minFreeBytes: number;
+  /** Bytes of stored media: originals, derivatives and unfinished uploads. */
+  used(): Promise<number>;
+  reserve: SpaceReserve;
+}
+
+/**
+ * Decides whether an upload may take space. New uploads are judged by their whole size against
+ * STORAGE_LIMIT_GB and MIN_FREE_MB; bytes of an upload already admitted are written as long as
+ * the disk is not full. "Full" means the space reserve had to be given to the database: uploads
+ * then wait until the disk has room for the reserve again.
+ */
+export class StorageGuard {
+  constructor(private readonly d: StorageGuardDeps) {}
+
+  private async freeBytes(): Promise<number> {
+    const s = await fs.promises.statfs(this.d.root);
+    return s.bavail * s.bsize;
+  }
+
+  /** Free bytes after keeping the reserve in step with the disk; null when the disk is full. */
+  private async room(): Promise<number | null> {
+    const { reserve } = this.d;
+    let free = await this.freeBytes();
+    if (reserve.held && free < reserve.bytes) reserve.release();
+    if (!reserve.held && free >= 2 * reserve.bytes && reserve.ensure()) free -= reserve.bytes;
+    return reserve.held ? free : null;
+  }
+
+  /** A new upload of `bytes`: storage_full when it would pass the limit or the free-space floor. */
+  async admit(bytes: number): Promise<void> {
+    const free = await this.room();
+    if (free === null || free - bytes < this.d.minFreeBytes) throw storageFull();
+    if (this.d.limitBytes !== undefined && (await this.d.used()) + bytes > this.d.limitBytes) throw storageFull();
+  }
+
+  /** More bytes of an upload already admitted (a resumed chunked upload): refused only on a full disk. */
+  async ensureWritable(): Promise<void> {
+    if ((await this.room()) === null) throw storageFull();
+  }
+
+  /**
+   * What a failed upload answers: a full disk becomes storage_full (and the reserve goes to the
+   * database, which must still record how far the upload got); anything else stays as it was.
+   */
+  failure(e: unknown): unknown {
+    if (!isDiskFull(e)) return e;
+    this.d.reserve.release();
+    return storageFull();
+  }
+}

@@ -1,0 +1,33 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Config } from '../config.js';
+import type { DataPaths } from '../context.js';
+import { DiskUsage } from '../dashboard/disk-usage.js';
+import { MediaBytesRepo } from '../dashboard/media-bytes.repo.js';
+import { retryWhenDiskFull, type Sqlite } from '../db/open.js';
+import type { DB } from '../db/schema.js';
+import { SpaceReserve } from './space-reserve.js';
+import { StorageGuard } from './storage-guard.js';
+
+export { StorageGuard, storageFull, isDiskFull, NO_ROOM } from './storage-guard.js';
+
+/**
+ * The storage limits uploads are held to, and the space reserve the database falls back on when
+ * the disk fills (its file is DATA_DIR/space-reserve). Stored media are counted by the same
+ * DiskUsage the dashboard shows, so the limit and the dashboard never disagree.
+ */
+export function createStorageGuard(d: { config: Config; paths: DataPaths; db: Kysely<DB>; sqlite: Sqlite }): StorageGuard {
+  const reserve = new SpaceReserve(path.join(d.paths.root, 'space-reserve'));
+  const s = fs.statfsSync(d.paths.root);
+  if (s.bavail * s.bsize >= 2 * reserve.bytes) reserve.ensure();
+  retryWhenDiskFull(d.sqlite, () => reserve.release());
+  const usage = new DiskUsage(d.paths, new MediaBytesRepo(d.db));
+  return new StorageGuard({
+    root: d.paths.root,
+    limitBytes: d.config.storageLimitBytes,
+    minFreeBytes: d.config.minFreeBytes,
+    used: () => usage.used(),
+    reserve,
+  });
+}

@@ -1,0 +1,123 @@
+import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { after, before, test } from 'node:test';
+import sharp from 'sharp';
+import { BACKGROUND_NICE } from '../../server/processing/thread-priority.js';
+import { sample } from '../helpers/samples.js';
+import { startTestServer, TestClient } from '../helpers/server.js';
+import { uploadFile } from '../helpers/uploads.js';
+import { addPhoto } from './photos-fixture.js';
+
+let s: Awaited<ReturnType<typeof startTestServer>>;
+before(async () => {
+  s = await startTestServer({ PROCESSING_CONCURRENCY: '2' });
+});
+after(() => s.close());
+
+/** Large camera-like JPEGs (12 MP of noise, so decoding and encoding take real work), all different. */
+async function largePhotos(n: number): Promise<Buffer[]> {
+  const [w, h] = [4000, 3000];
+  const base = await sharp(crypto.randomBytes((w / 4) * (h / 4) * 3), { raw: { width: w / 4, height: h / 4, channels: 3 } })
+    .resize(w, h, { kernel: 'cubic' })
+    .raw()
+    .toBuffer();
+  const out: Buffer[] = [];
+  for (let i = 0; i < n; i++) {
+    crypto.randomFillSync(base, i * 100_000, 4096);
+    out.push(await sharp(base, { raw: { width: w, height: h, channels: 3 } }).jpeg({ quality: 85 }).withExif({ IFD0: { Make: 'Canon', Model: `Rush ${i}` } }).toBuffer());
+  }
+  return out;
+}
+
+const processing = () => (s.ctx.sqlite.prepare(`SELECT count(*) AS n FROM photos WHERE status = 'processing'`).get() as { n: number }).n;
+
+/** Nice values of this process's libvips threads (Linux keeps one per thread). */
+function imageThreadNices(): number[] {
+  const nices: number[] = [];
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    try {
+      if (!fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').startsWith('libvips')) continue;
+      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      nices.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+    } catch {
+      /* thread ended */
+    }
+  }
+  return nices;
+}
+
+test('while 8 large photos process, 50 gallery requests all answer, and image work runs below request priority', async () => {
+  const guest = new TestClient(s.url);
+  // A gallery with thumbnails to read.
+  const shown: string[] = [];
+  for (const f of ['Canon_40D.jpg', 'Nikon_D70.jpg', 'Pentax_K10D.jpg']) shown.push(await addPhoto(s, { file: sample(f), visible: true }));
+  const gallery = await guest.fetch('/api/photos?limit=20&offset=0').then((r) => r.json());
+  const thumbs: string[] = gallery.photos.map((p: { thumbnail_url: string }) => p.thumbnail_url);
+  assert.equal(thumbs.length, 3);
+
+  const files = await largePhotos(8);
+  const uploads = await Promise.all(files.map((f, i) => uploadFile(s.url, f, `rush-${i}.jpg`)));
+  assert.deepEqual(uploads.map((u) => u.status), Array(8).fill(201));
+  const ids: string[] = uploads.map((u) => u.body.photo_id);
+  assert.ok(processing() > 0, 'processing under way once the uploads are stored');
+
+  // 50 gallery requests, 10 at a time, as guests browse: pages, thumbnails, stats, an upload's status.
+  const paths = Array.from({ length: 50 }, (_, i) =>
+    [`/api/photos?limit=20&offset=0`, thumbs[i % thumbs.length], '/api/stats', `/api/photos/${ids[i % 8]}/status`, `/media/${shown[i % 3]}/display`][i % 5],
+  );
+  const statuses: number[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 10 }, async () => {
+      while (next < paths.length) {
+        const res = await guest.fetch(paths[next++]);
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      }
+    }),
+  );
+  const stillProcessing = processing();
+  assert.deepEqual(statuses, Array(50).fill(200), 'every gallery request answered');
+  assert.ok(stillProcessing > 0, `the gallery answered while photos were still processing (${stillProcessing} left)`);
+
+  // libvips' threads do the image work at a lower CPU priority than the thread answering requests.
+  await new Promise((r) => setTimeout(r, 1200)); // one scan of the threads
+  const nices = imageThreadNices();
+  assert.ok(nices.length > 0, 'libvips threads exist while processing');
+  assert.ok(nices.every((n) => n === BACKGROUND_NICE), `libvips threads at nice ${BACKGROUND_NICE}: ${nices.join(',')}`);
+
+  await s.services.processing.idle();
+  for (const id of ids) {
+    const st = await guest.fetch(`/api/photos/${id}/status`).then((r) => r.json());
+    assert.equal(st.status, 'complete');
+  }
+});
+
+test('storage_used is summed from the database: derivatives are measured once, and a deleted photo drops out', async () => {
+  const admin = new TestClient(s.url);
+  await admin.login();
+  const used = async () => (await admin.get('/admin/api/dashboard')).body.stats.storage_used as number;
+  const before = await used();
+  const id = await addPhoto(s, { visible: true, file: sample('hdr_iphone_hdr_YES.jpg') });
+  const row = await s.ctx.db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const size = (rel: string | null) => fs.statSync(`${s.dataDir}/${rel}`).size;
+  const derived = size(row.thumb_path) + size(row.display_path);
+  assert.equal((await used()) - before, row.file_size + derived);
+  const measured = await s.ctx.db.selectFrom('media_bytes').selectAll().where('photo_id', '=', id).executeTakeFirstOrThrow();
+  assert.equal(measured.bytes, derived, 'the measurement is kept in SQLite');
+  assert.equal((await admin.del(`/admin/api/photos/${id}/delete`)).status, 200);
+  assert.equal(await used(), before);
+  assert.equal(await s.ctx.db.selectFrom('media_bytes').selectAll().where('photo_id', '=', id).executeTakeFirst(), undefined);
+});
+
+test('an upload answer tells the server its own time after the body (Server-Timing), which the rush benchmark reads', async () => {
+  const form = new FormData();
+  form.append('session_id', 'timing');
+  form.append('file', new Blob([new Uint8Array(fs.readFileSync(sample('Nikon_D70.jpg')))]), 'timing.jpg');
+  const res = await fetch(`${s.url}/api/upload`, { method: 'POST', body: form });
+  assert.ok(res.status === 201 || res.status === 200, `stored: ${res.status}`);
+  assert.match(res.headers.get('server-timing') ?? '', /^after-body;dur=\d+(\.\d+)?$/);
+  const page = await fetch(`${s.url}/api/photos`);
+  assert.equal(page.headers.get('server-timing'), null, 'only uploads carry it');
+});
