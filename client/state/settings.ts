@@ -6,17 +6,27 @@ import { getJson } from '../api/http';
 export const settings = signal<WeddingSettings | null>(null);
 
 let loading: Promise<void> | undefined;
+/** Bumped by every saved change, so a read that started before it cannot put old values back. */
+let writes = 0;
+
 export function loadSettings(force = false): Promise<void> {
   if (loading && !force) return loading;
+  const startedAt = writes;
   loading = getJson<SettingsResponse>('/api/settings')
     .then((r) => {
-      settings.value = r.settings;
+      if (writes === startedAt) settings.value = r.settings;
     })
     .catch((err) => {
       console.error('Could not load the wedding settings', err);
       loading = undefined;
     });
   return loading;
+}
+
+/** The settings as the server answered a change to them. */
+export function settingsSaved(saved: WeddingSettings): void {
+  writes++;
+  settings.value = saved;
 }
 
 /** "{name} and {name}" */

@@ -25,13 +25,13 @@ const range = (name: string, full: string, small: string): [number, number] => {
   return [lo, hi ?? lo];
 };
 const opts = {
-  guests: num('guests', 100, 10),
-  photos: num('photos', 6, 3),
+  guests: num('guests', 100, 8),
+  photos: num('photos', 6, 2),
   videos: num('videos', 1, 1),
   photoMb: range('photo-mb', '2-9', '1-4'),
-  videoMb: range('video-mb', '10-30', '4-8'),
+  videoMb: range('video-mb', '10-30', '3-6'),
   browsers: num('browsers', 20, 20),
-  idleSeconds: num('idle', 15, 8),
+  idleSeconds: num('idle', 15, 6),
   tailMinutes: num('tail-minutes', 15, 3),
   /** libuv's pool as the image starts the server; --threads=4 is libuv's default, for comparison. */
   threads: num('threads', RECOMMENDED_THREAD_POOL, RECOMMENDED_THREAD_POOL),
@@ -53,7 +53,7 @@ async function main(): Promise<void> {
   console.log(`rush: ${opts.guests} guests x (${opts.photos} photos of ${opts.photoMb.join('-')} MB + ${opts.videos} videos of ${opts.videoMb.join('-')} MB), ${opts.browsers} gallery browsers, 1 admin`);
   let t = performance.now();
   const plan = { dir: work, photosPerGuest: opts.photos, videosPerGuest: opts.videos, photoMb: opts.photoMb, videoMb: opts.videoMb };
-  const seed = (await generateMedia({ ...plan, prefix: 'seed-', guests: 1, photosPerGuest: 20, videosPerGuest: 1 }))[0];
+  const seed = (await generateMedia({ ...plan, prefix: 'seed-', guests: 1, photosPerGuest: quick ? 12 : 20, videosPerGuest: quick ? 0 : 1 }))[0];
   const media = await generateMedia({ ...plan, prefix: '', guests: opts.guests });
   const files = media.flat();
   const bytes = files.reduce((n, f) => n + f.size, 0);

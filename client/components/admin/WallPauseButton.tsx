@@ -4,7 +4,7 @@ import Pause from 'lucide-react/icons/pause';
 import Play from 'lucide-react/icons/play';
 import { adminApi, errorText } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
-import { loadSettings, settings } from '../../state/settings';
+import { loadSettings, settings, settingsSaved } from '../../state/settings';
 import { toast } from '../ui/toast';
 
 /** Pauses the reception wall (only its QR code shows) and resumes it; open walls follow at once. */
@@ -20,7 +20,7 @@ export function WallPauseButton({ refresh = true }: { refresh?: boolean }) {
   const flip = async () => {
     setBusy(true);
     try {
-      settings.value = (await adminApi.patchSettings({ wall_paused: !paused })).settings;
+      settingsSaved((await adminApi.patchSettings({ wall_paused: !paused })).settings);
       toast({ title: paused ? 'The wall is showing photos again' : 'The wall is paused', variant: 'success' });
     } catch (err) {
       if (!handleUnauthorized(err)) toast({ title: 'Error', description: errorText(err, 'Could not change the wall'), variant: 'destructive' });

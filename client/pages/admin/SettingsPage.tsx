@@ -4,7 +4,7 @@ import Trash2 from 'lucide-react/icons/trash-2';
 import type { ScheduleItem, WeddingSettings } from '../../../common/api-types';
 import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
-import { settings as publicSettings } from '../../state/settings';
+import { settingsSaved } from '../../state/settings';
 import { toast } from '../../components/ui/toast';
 import { ErrorCard } from '../../components/admin/AdminShell';
 import { DayControls } from '../../components/admin/DayControls';
@@ -70,7 +70,7 @@ export function SettingsPage() {
     try {
       const r = await adminApi.saveSettings(form);
       setForm(r.settings);
-      publicSettings.value = r.settings; // the guest pages read this signal
+      settingsSaved(r.settings); // the guest pages read this signal
       toast({ title: 'Settings saved', variant: 'success' });
     } catch (err) {
       if (!handleUnauthorized(err)) setSaveError(errorText(err, 'Failed to save settings'));
