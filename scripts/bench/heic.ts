@@ -8,8 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { sample } from '../../test/helpers/samples.js';
-import { BenchServer } from './bench-server.js';
-import { pool, uploadAndWait } from './media-bench.js';
+import { pool, timeOnServer, uploadAndWait } from './media-bench.js';
 
 const COUNT = Number(process.argv[2] ?? 20);
 const CONCURRENCY = Number(process.env.PROCESSING_CONCURRENCY ?? os.availableParallelism());
@@ -36,16 +35,7 @@ async function decoderAlone(): Promise<number> {
   return (performance.now() - t) / 1000;
 }
 
-async function throughServer(): Promise<number> {
-  const server = await new BenchServer({ PROCESSING_CONCURRENCY: String(CONCURRENCY) }).start();
-  try {
-    const t = performance.now();
-    await pool(files, 3, (f) => uploadAndWait(server.url, f).then(() => undefined));
-    return (performance.now() - t) / 1000;
-  } finally {
-    await server.stop();
-  }
-}
+const throughServer = (): Promise<number> => timeOnServer(CONCURRENCY, (base) => pool(files, 3, (f) => uploadAndWait(base, f).then(() => undefined)));
 
 try {
   const alone = await decoderAlone();

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { chunkedUpload } from '../../test/helpers/uploads.js';
+import { BenchServer } from './bench-server.js';
 
 /** Runs `fn` over `items`, `n` at a time. */
 export async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
@@ -10,6 +11,18 @@ export async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<vo
       while (next < items.length) await fn(items[next++]);
     }),
   );
+}
+
+/** Seconds `fn` takes against a fresh server with this processing concurrency; the server stops however it ends. */
+export async function timeOnServer(concurrency: number, fn: (base: string) => Promise<void>): Promise<number> {
+  const server = await new BenchServer({ PROCESSING_CONCURRENCY: String(concurrency) }).start();
+  try {
+    const t = performance.now();
+    await fn(server.url);
+    return (performance.now() - t) / 1000;
+  } finally {
+    await server.stop();
+  }
 }
 
 /** Uploads a file as a guest's browser does (5 MiB pieces); returns its id. */

@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { configureSharp, writeImageDerivatives } from '../../server/processing/sharp.js';
 import { sample } from '../../test/helpers/samples.js';
-import { BenchServer } from './bench-server.js';
+import { pool, timeOnServer, waitComplete } from './media-bench.js';
 
 const COUNT = Number(process.argv[2] ?? 50);
 const CONCURRENCY = Number(process.env.PROCESSING_CONCURRENCY ?? os.availableParallelism());
@@ -19,13 +19,6 @@ const files = Array.from({ length: COUNT }, (_, i) => {
   return p;
 });
 
-async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(Array.from({ length: n }, async () => {
-    while (next < items.length) await fn(items[next++]);
-  }));
-}
-
 async function sharpAlone(): Promise<number> {
   configureSharp(CONCURRENCY);
   const out = fs.mkdtempSync(path.join(work, 'out-'));
@@ -37,33 +30,22 @@ async function sharpAlone(): Promise<number> {
   return (performance.now() - t) / 1000;
 }
 
-async function throughServer(): Promise<number> {
-  const server = await new BenchServer({ PROCESSING_CONCURRENCY: String(CONCURRENCY) }).start();
-  try {
-    const t = performance.now();
+/** Single-request uploads (POST /api/upload), then waits for every one to be complete. */
+function throughServer(): Promise<number> {
+  return timeOnServer(CONCURRENCY, async (base) => {
     const ids: string[] = [];
     // Three uploads at a time, like the guest page.
     await pool(files, 3, async (f) => {
       const form = new FormData();
       form.append('session_id', 'bench');
       form.append('file', new Blob([new Uint8Array(fs.readFileSync(f))]), path.basename(f));
-      const res = await fetch(`${server.url}/api/upload`, { method: 'POST', body: form });
+      const res = await fetch(`${base}/api/upload`, { method: 'POST', body: form });
       const body = (await res.json()) as { photo_id: string };
       if (res.status !== 201) throw new Error(`upload failed: ${res.status} ${JSON.stringify(body)}`);
       ids.push(body.photo_id);
     });
-    for (const id of ids) {
-      for (;;) {
-        const s = (await (await fetch(`${server.url}/api/photos/${id}/status`)).json()) as { status: string };
-        if (s.status === 'error') throw new Error(`photo ${id} failed`);
-        if (s.status === 'complete') break;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    }
-    return (performance.now() - t) / 1000;
-  } finally {
-    await server.stop();
-  }
+    for (const id of ids) await waitComplete(base, id);
+  });
 }
 
 try {

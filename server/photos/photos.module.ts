@@ -1,26 +1,12 @@
-import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { DataPaths } from '../context.js';
-import type { Sqlite } from '../db/open.js';
-import type { DB } from '../db/schema.js';
-import type { EventBus } from '../events/bus.js';
 import type { Module } from '../http/module.js';
-import type { Processing } from '../processing/processing.service.js';
-import type { SettingsService } from '../settings/settings.service.js';
 import { DownloadTokens } from './download-tokens.js';
 import { mediaRouter } from './media.routes.js';
 import { adminPhotosRouter, publicPhotosRouter } from './photos.routes.js';
-import { PhotosService } from './photos.service.js';
+import { PhotosService, type PhotosDeps } from './photos.service.js';
 
-export interface PhotosModuleDeps {
+export interface PhotosModuleDeps extends PhotosDeps {
   config: Config;
-  paths: DataPaths;
-  db: Kysely<DB>;
-  /** The connection the public gallery reads with synchronous prepared statements (its hot path). */
-  sqlite: Sqlite;
-  bus: EventBus;
-  processing: Processing;
-  settings: SettingsService;
 }
 
 /** Stored photos: the public gallery, stats and upload status poll, moderation, and the /media files. */

@@ -25,6 +25,7 @@ export const NO_PHOTO_WITH_ID = 'No photo with this id.';
 export interface PhotosDeps {
   paths: DataPaths;
   db: Kysely<DB>;
+  /** The connection the public gallery reads with synchronous prepared statements (its hot path). */
   sqlite: Sqlite;
   bus: EventBus;
   processing: Processing;

@@ -4,23 +4,19 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, ServerProcess, uiLogin } from '../helpers/browser.js';
+import { newPage, screenshot, ServerProcess, startBrowserAndServer, stopBrowserAndServer, uiLogin } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
-import { TestClient } from '../helpers/server.js';
+import { adminClient, TestClient } from '../helpers/server.js';
 import { guestUpload, waitProcessed } from './wall-helpers.js';
 
 let browser: Browser;
 let srv: ServerProcess;
 let admin: TestClient;
 before(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), new ServerProcess().start()]);
-  admin = new TestClient(srv.url);
-  await admin.login();
+  [browser, srv] = await startBrowserAndServer();
+  admin = await adminClient(srv.url);
 });
-after(async () => {
-  await browser?.close();
-  await srv?.stop();
-});
+after(() => stopBrowserAndServer(browser, srv));
 
 async function visiblePhoto(file: string): Promise<string> {
   const id = await guestUpload(srv.url, sample(file));

@@ -2,19 +2,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, ServerProcess } from '../helpers/browser.js';
-import { TestClient } from '../helpers/server.js';
+import { newPage, screenshot, ServerProcess, startBrowserAndServer, stopBrowserAndServer } from '../helpers/browser.js';
+import { adminClient } from '../helpers/server.js';
 import { adminPhotos, makeVideo, row, waitStatus } from './guest-helpers.js';
 
 let browser: Browser;
 let srv: ServerProcess;
 before(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), new ServerProcess().start()]);
+  [browser, srv] = await startBrowserAndServer();
 });
-after(async () => {
-  await browser?.close();
-  await srv?.stop();
-});
+after(() => stopBrowserAndServer(browser, srv));
 
 test('the server dies mid-upload and comes back: the item shows Reconnecting... and finishes once, intact', async () => {
   const big = makeVideo('speeches.mp4', { seconds: 10, size: '1280x720', lossless: true });
@@ -49,8 +46,7 @@ test('the server dies mid-upload and comes back: the item shows Reconnecting... 
   assert.ok(offsets.length >= 1, 'asked the server where to resume');
   await screenshot(page, 'guest-upload-resumed');
 
-  const admin = new TestClient(srv.url);
-  await admin.login();
+  const admin = await adminClient(srv.url);
   const stored = (await adminPhotos(admin)).filter((p) => p.original_filename === 'speeches.mp4');
   assert.equal(stored.length, 1, 'stored once');
   assert.equal(stored[0].file_size, size, 'every byte arrived');

@@ -6,9 +6,9 @@ import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import sharp from 'sharp';
 import { CHUNK_SIZE } from '../../client/uploads/constants.js';
-import { launchBrowser, newPage, screenshot, ServerProcess } from '../helpers/browser.js';
+import { newPage, screenshot, ServerProcess, startBrowserAndServer, stopBrowserAndServer } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
-import { TestClient } from '../helpers/server.js';
+import { adminClient, TestClient } from '../helpers/server.js';
 import { adminPhotos, row, waitStatus } from './guest-helpers.js';
 
 let browser: Browser;
@@ -16,14 +16,10 @@ let srv: ServerProcess;
 let admin: TestClient;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-survive-'));
 before(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), new ServerProcess().start()]);
-  admin = new TestClient(srv.url);
-  await admin.login();
+  [browser, srv] = await startBrowserAndServer();
+  admin = await adminClient(srv.url);
 });
-after(async () => {
-  await browser?.close();
-  await srv?.stop();
-});
+after(() => stopBrowserAndServer(browser, srv));
 
 /** A real JPEG of random noise (it hardly compresses): about 14 MB at 2400 x 2400. */
 async function noiseJpeg(name: string, side: number, seed: number): Promise<string> {

@@ -1,29 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, ServerProcess } from '../helpers/browser.js';
+import { newPage, screenshot, ServerProcess, startBrowserAndServer, stopBrowserAndServer } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
-import { TestClient } from '../helpers/server.js';
+import { adminClient, type TestClient } from '../helpers/server.js';
 import { decodeQrPng, guestUpload, waitProcessed } from './wall-helpers.js';
 
 let browser: Browser;
 let srv: ServerProcess;
 before(async () => {
-  [browser, srv] = await Promise.all([launchBrowser(), new ServerProcess().start()]);
+  [browser, srv] = await startBrowserAndServer();
 });
-after(async () => {
-  await browser?.close();
-  await srv?.stop();
-});
+after(() => stopBrowserAndServer(browser, srv));
 
 /** Waits for the crossfade to end, so a screenshot shows the photo rather than a half-faded frame. */
 const settled = (page: Page) => page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
 
-async function admin(): Promise<TestClient> {
-  const c = new TestClient(srv.url);
-  await c.login();
-  return c;
-}
+const admin = (): Promise<TestClient> => adminClient(srv.url);
 
 test('the wall shows an approved photo live, drops it when hidden, and carries on after a server restart', async () => {
   const first = await guestUpload(srv.url, sample('Canon_40D.jpg'));

@@ -82,6 +82,17 @@ export class ServerProcess {
   }
 }
 
+/** Chromium and the built server, started side by side for one test file. */
+export function startBrowserAndServer(): Promise<[Browser, ServerProcess]> {
+  return Promise.all([launchBrowser(), new ServerProcess().start()]);
+}
+
+/** Closes what startBrowserAndServer opened; either is missing when starting it failed. */
+export async function stopBrowserAndServer(browser: Browser | undefined, srv: ServerProcess | undefined): Promise<void> {
+  await browser?.close();
+  await srv?.stop();
+}
+
 /** A page with a phone or desktop viewport; console errors are collected. */
 export async function newPage(browser: Browser, viewport = { width: 1280, height: 900 }): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({ viewport });

@@ -27,6 +27,27 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir 
   return Object.assign(s, { dataDir });
 }
 
+export type TestServer = Awaited<ReturnType<typeof startTestServer>>;
+
+/** A test server and a fresh (signed-out) client on it; the test file closes it with `s.close()`. */
+export async function serverWithClient(env: Record<string, string> = {}): Promise<{ s: TestServer; client: TestClient }> {
+  const s = await startTestServer(env);
+  return { s, client: new TestClient(s.url) };
+}
+
+/** serverWithClient plus a client signed in as the admin. */
+export async function serverWithAdmin(env: Record<string, string> = {}): Promise<{ s: TestServer; admin: TestClient; client: TestClient }> {
+  const { s, client } = await serverWithClient(env);
+  return { s, client, admin: await adminClient(s.url) };
+}
+
+/** A client signed in as the configured admin. */
+export async function adminClient(base: string): Promise<TestClient> {
+  const c = new TestClient(base);
+  await c.login();
+  return c;
+}
+
 /** fetch with a cookie jar, like a browser tab. */
 export class TestClient {
   private cookies = new Map<string, string>();

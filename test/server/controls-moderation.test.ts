@@ -3,18 +3,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { sample } from '../helpers/samples.js';
-import { startTestServer, TestClient } from '../helpers/server.js';
+import { serverWithAdmin, TestClient, type TestServer } from '../helpers/server.js';
 import { watchEvents } from '../helpers/sse-text.js';
 import { tinyImage, uploadFile, waitForStatus } from '../helpers/uploads.js';
 
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let admin: TestClient;
 
-before(async () => {
-  s = await startTestServer();
-  admin = new TestClient(s.url);
-  await admin.login();
-});
+before(async () => ({ s, admin } = await serverWithAdmin()));
 after(() => s.close());
 
 const galleryIds = async () => ((await new TestClient(s.url).get('/api/photos?limit=100')).body.photos as { id: string }[]).map((p) => p.id);

@@ -2,17 +2,13 @@
 // without saving anything, and the wall's pause reaching an open event stream.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startTestServer, TestClient, userClient } from '../helpers/server.js';
+import { serverWithAdmin, TestClient, userClient, type TestServer } from '../helpers/server.js';
 import { watchEvents } from '../helpers/sse-text.js';
 
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let admin: TestClient;
 
-before(async () => {
-  s = await startTestServer();
-  admin = new TestClient(s.url);
-  await admin.login();
-});
+before(async () => ({ s, admin } = await serverWithAdmin()));
 after(() => s.close());
 
 const settingsNow = async () => (await new TestClient(s.url).get('/api/settings')).body.settings;

@@ -5,14 +5,11 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createApp } from '../../server/app.js';
-import { startTestServer, TestClient } from '../helpers/server.js';
+import { serverWithClient, startTestServer, TestClient, type TestServer } from '../helpers/server.js';
 
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let c: TestClient;
-before(async () => {
-  s = await startTestServer();
-  c = new TestClient(s.url);
-});
+before(async () => ({ s, client: c } = await serverWithClient()));
 after(() => s.close());
 
 test('health answers ok once migrated, and the database file is under DATA_DIR', async () => {

@@ -6,18 +6,16 @@ import http from 'node:http';
 import { after, before, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sample } from '../helpers/samples.js';
-import { startTestServer, TestClient } from '../helpers/server.js';
+import { serverWithAdmin, TestClient, type TestServer } from '../helpers/server.js';
 import { download, placePhoto, sparseFile, type PlacedPhoto } from './export-fixtures.js';
 
 const BIG = 512 * 1024 * 1024;
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let admin: TestClient;
 let big: PlacedPhoto;
 
 before(async () => {
-  s = await startTestServer();
-  admin = new TestClient(s.url);
-  await admin.login();
+  ({ s, admin } = await serverWithAdmin());
   await placePhoto(s, { source: sample('Canon_40D.jpg'), is_visible: 1 });
   big = await placePhoto(s, { create: sparseFile(BIG, 'ceremony'), original_filename: 'ceremony.mp4', content_type: 'video/mp4', is_visible: 0 });
 });

@@ -1,33 +1,21 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Kysely } from 'kysely';
-import { migrateToLatest } from '../../server/db/migrate.js';
-import { createKysely, openSqlite, type Sqlite } from '../../server/db/open.js';
+import type { Sqlite } from '../../server/db/open.js';
 import type { DB } from '../../server/db/schema.js';
 import { ProcessingRepo } from '../../server/processing/processing.repo.js';
 import { JobQueue, type Job } from '../../server/processing/queue.js';
 import { encodeArgs, encodeTimeLimitMs, playsAsIs, webFilters } from '../../server/processing/video.js';
 import type { VideoFacts } from '../../server/processing/ffmpeg.js';
-import { tempDir } from '../helpers/server.js';
+import { insertBarePhoto, migratedDb } from '../helpers/queue-db.js';
 
 let sqlite: Sqlite;
 let db: Kysely<DB>;
-before(async () => {
-  sqlite = openSqlite(path.join(tempDir('wedding-lane-'), 'q.db'));
-  db = createKysely(sqlite);
-  await migrateToLatest(db);
-});
+before(async () => ({ sqlite, db } = await migratedDb('wedding-lane-')));
 after(() => db.destroy());
 
 let n = 0;
-function photo(): string {
-  const id = `v${++n}`;
-  sqlite
-    .prepare(`INSERT INTO photos (id, original_filename, stored_path, content_type, file_size, sha256, upload_timestamp) VALUES (?, 'x.mov', 'x', 'video/quicktime', 1, ?, ?)`)
-    .run(id, `sha-${id}`, new Date().toISOString());
-  return id;
-}
+const photo = (): string => insertBarePhoto(sqlite, `v${++n}`, 'x.mov', 'video/quicktime');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 test('re-encodes run one at a time in their own lane, and photos keep being processed meanwhile', async () => {

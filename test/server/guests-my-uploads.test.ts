@@ -2,20 +2,17 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { startTestServer, TestClient } from '../helpers/server.js';
+import { serverWithAdmin, TestClient, type TestServer } from '../helpers/server.js';
 import { tinyImage } from '../helpers/uploads.js';
 import { guestChunked, guestUpload, processed } from './guests-helpers.js';
 
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let anna: TestClient;
 let ben: TestClient;
 let admin: TestClient;
 before(async () => {
-  s = await startTestServer();
-  anna = new TestClient(s.url);
+  ({ s, admin, client: anna } = await serverWithAdmin());
   ben = new TestClient(s.url);
-  admin = new TestClient(s.url);
-  await admin.login();
 });
 after(() => s.close());
 

@@ -5,18 +5,15 @@ import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import exifr from 'exifr';
 import { sample } from '../helpers/samples.js';
-import { startTestServer, TestClient, userClient } from '../helpers/server.js';
+import { serverWithAdmin, TestClient, userClient, type TestServer } from '../helpers/server.js';
 import { addPhoto, testVideo } from './photos-fixture.js';
 
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let admin: TestClient;
 let guest: TestClient;
 let family: TestClient;
 before(async () => {
-  s = await startTestServer();
-  admin = new TestClient(s.url);
-  await admin.login();
-  guest = new TestClient(s.url);
+  ({ s, admin, client: guest } = await serverWithAdmin());
   family = await userClient(s.url, admin, 'family');
 });
 after(() => s.close());

@@ -7,18 +7,13 @@ import { after, before, test } from 'node:test';
 import exifr from 'exifr';
 import sharp from 'sharp';
 import { sample } from '../helpers/samples.js';
-import { startTestServer, TestClient, userClient } from '../helpers/server.js';
+import { serverWithAdmin, TestClient, userClient, type TestServer } from '../helpers/server.js';
 import { makeVideo, uploadFile, waitForStatus } from '../helpers/uploads.js';
 
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let admin: TestClient;
 let guest: TestClient;
-before(async () => {
-  s = await startTestServer();
-  admin = new TestClient(s.url);
-  await admin.login();
-  guest = new TestClient(s.url);
-});
+before(async () => ({ s, admin, client: guest } = await serverWithAdmin()));
 after(() => s.close());
 
 const bytesOf = async (res: Response) => Buffer.from(await res.arrayBuffer());

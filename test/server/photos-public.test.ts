@@ -3,15 +3,12 @@ import fs from 'node:fs';
 import { openDatabase } from '../../server/db/open.js';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { sample } from '../helpers/samples.js';
-import { startTestServer, TestClient } from '../helpers/server.js';
+import { serverWithClient, TestClient, type TestServer } from '../helpers/server.js';
 import { addPhoto, clearPhotos, testVideo } from './photos-fixture.js';
 
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let guest: TestClient;
-before(async () => {
-  s = await startTestServer();
-  guest = new TestClient(s.url);
-});
+before(async () => ({ s, client: guest } = await serverWithClient()));
 after(() => s.close());
 
 const GALLERY_FIELDS = ['backblaze_url', 'camera_make', 'camera_model', 'content_type', 'date_taken', 'duration', 'height', 'id', 'moment', 'original_filename', 'thumbnail_url', 'upload_timestamp', 'uploader_name', 'width'];

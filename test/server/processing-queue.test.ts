@@ -1,31 +1,19 @@
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Kysely } from 'kysely';
-import { migrateToLatest } from '../../server/db/migrate.js';
-import { createKysely, openSqlite, type Sqlite } from '../../server/db/open.js';
+import type { Sqlite } from '../../server/db/open.js';
 import type { DB } from '../../server/db/schema.js';
 import { ProcessingRepo } from '../../server/processing/processing.repo.js';
 import { JobGoneError, JobQueue, type Job, type JobHandlers } from '../../server/processing/queue.js';
-import { tempDir } from '../helpers/server.js';
+import { insertBarePhoto, migratedDb } from '../helpers/queue-db.js';
 
 let sqlite: Sqlite;
 let db: Kysely<DB>;
-before(async () => {
-  sqlite = openSqlite(path.join(tempDir('wedding-queue-'), 'q.db'));
-  db = createKysely(sqlite);
-  await migrateToLatest(db);
-});
+before(async () => ({ sqlite, db } = await migratedDb('wedding-queue-')));
 after(() => db.destroy());
 
 let n = 0;
-function photo(): string {
-  const id = `p${++n}`;
-  sqlite
-    .prepare(`INSERT INTO photos (id, original_filename, stored_path, content_type, file_size, sha256, upload_timestamp) VALUES (?, 'x.jpg', 'x', 'image/jpeg', 1, ?, ?)`)
-    .run(id, `sha-${id}`, new Date().toISOString());
-  return id;
-}
+const photo = (): string => insertBarePhoto(sqlite, `p${++n}`, 'x.jpg', 'image/jpeg');
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The queue's poll timer does not hold the process open (a server does); a test waiting on it must. */

@@ -4,15 +4,12 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { UploadsService } from '../../server/uploads/uploads.service.js';
 import { sample } from '../helpers/samples.js';
-import { startTestServer, TestClient } from '../helpers/server.js';
+import { serverWithClient, startTestServer, TestClient, type TestServer } from '../helpers/server.js';
 import { chunkedUpload, sha256, uploadChunk, type ChunkForm } from '../helpers/uploads.js';
 
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let c: TestClient;
-before(async () => {
-  s = await startTestServer();
-  c = new TestClient(s.url);
-});
+before(async () => ({ s, client: c } = await serverWithClient()));
 after(() => s.close());
 
 /** A real phone JPEG made unique per tag by appending bytes after its end marker. */

@@ -1,14 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { startTestServer, TestClient, userClient } from '../helpers/server.js';
+import { serverWithAdmin, startTestServer, TestClient, userClient, type TestServer } from '../helpers/server.js';
 
-let s: Awaited<ReturnType<typeof startTestServer>>;
+let s: TestServer;
 let admin: TestClient;
-before(async () => {
-  s = await startTestServer();
-  admin = new TestClient(s.url);
-  await admin.login();
-});
+before(async () => ({ s, admin } = await serverWithAdmin()));
 after(() => s.close());
 
 const valid = (username: string) => ({ username, email: `${username}@example.com`, full_name: 'Test Person', role: 'family', password: 'password-123' });

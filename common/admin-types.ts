@@ -1,0 +1,202 @@
+/**
+ * What the admin screens read and send: signing in, users, the photo list and its actions, the
+ * dashboard. Shared by server and client like api-types.ts, which re-exports all of it, so
+ * importers may keep naming api-types.ts.
+ */
+
+import type { ActivityType, PhotoStatus, Role } from './api-types.js';
+
+// ---- Signing in (SPEC §5, §6) ----
+
+/**
+ * What a signed-in user may do; the server checks these flags with requirePermission() and
+ * sends them as user_permissions, so the client shows exactly what the server allows.
+ */
+export interface Permissions {
+  /** Users screen, user statistics (SPEC §6). */
+  can_manage_users: boolean;
+  /** Rotate, regenerate thumbnails, the approval queue. */
+  can_moderate_photos: boolean;
+  is_admin: boolean;
+  /** Delete single, bulk, reject. */
+  can_delete_photos: boolean;
+  /** Wedding content and the uploads switch. */
+  can_edit_settings: boolean;
+  /** Every signed-in user: dashboard, photo list, toggle/approve/hide, download, export, QR. */
+  can_view_admin: boolean;
+}
+
+/** The signed-in user as login and /admin/api/me describe it. */
+export interface SessionUser {
+  id: number;
+  username: string;
+  full_name: string;
+  role: Role;
+}
+
+/** POST /admin/api/login and GET /admin/api/me. */
+export interface MeResponse {
+  success: true;
+  user: SessionUser;
+  user_permissions: Permissions;
+}
+
+// ---- Users (SPEC §5) ----
+
+/** The user as the API shows it: never the password hash. */
+export interface ApiUser {
+  id: number;
+  username: string;
+  email: string;
+  full_name: string;
+  role: Role;
+  is_active: boolean;
+  created_at: string;
+  last_login: string | null;
+}
+
+/** The user form the admin screen sends on create and edit (a blank password on edit keeps it). */
+export interface UserForm {
+  username: string;
+  email: string;
+  full_name: string;
+  role: Role;
+  is_active: boolean;
+  password: string;
+}
+
+export interface UsersResponse {
+  success: true;
+  users: ApiUser[];
+}
+
+export interface UserResponse {
+  success: true;
+  user: ApiUser;
+}
+
+// ---- Admin photos ----
+
+/** What the admin screens show of a photo (SPEC §3 "Admin photo" plus a few helpful extras). */
+export interface AdminPhoto {
+  id: string;
+  original_filename: string;
+  thumbnail_url: string | null;
+  display_url: string | null;
+  content_type: string;
+  file_size: number;
+  width: number | null;
+  height: number | null;
+  duration: number | null;
+  upload_timestamp: string;
+  date_taken: string | null;
+  is_visible: boolean;
+  uploader_name: string | null;
+  camera_make: string | null;
+  camera_model: string | null;
+  status: PhotoStatus;
+  processing_error: string | null;
+  approved_at: string | null;
+}
+
+/** Paging of the admin photo list (page based). */
+export interface AdminPagination {
+  page: number;
+  per_page: number;
+  pages: number;
+  total: number;
+  has_prev: boolean;
+  has_next: boolean;
+}
+
+/** GET /admin/api/photos */
+export interface AdminPhotoList {
+  success: true;
+  photos: AdminPhoto[];
+  pagination: AdminPagination;
+}
+
+/** Toggle, approve, hide, rotate and regenerate answer with the photo as it now is. */
+export interface PhotoResponse {
+  success: true;
+  photo: AdminPhoto;
+}
+
+export interface BulkVisibilityResponse {
+  success: true;
+  message: string;
+  updated: number;
+  not_found: string[];
+}
+
+export interface BulkDeleteResponse {
+  success: true;
+  message: string;
+  deleted: number;
+  failed_deletes: { id: string; error: string }[];
+}
+
+export interface RegenerateAllResponse {
+  success: true;
+  statistics: { processed: number; succeeded: number; failed: number };
+  /** True when the answer came before the work ended (after 60 s): it goes on, statistics are so far. */
+  running: boolean;
+}
+
+export interface DownloadResponse {
+  success: true;
+  download_url: string;
+}
+
+// ---- Guests by name, as the admin filters by them ----
+
+/** A name guests gave and how many photos carry it. */
+export interface UploaderCount {
+  name: string;
+  count: number;
+}
+
+/** GET /admin/api/uploaders: the photos page's filter by guest. */
+export interface UploadersResponse {
+  success: true;
+  uploaders: UploaderCount[];
+}
+
+// ---- Dashboard (SPEC §2) ----
+
+export interface DashboardStats {
+  total_photos: number;
+  visible_photos: number;
+  pending_photos: number;
+  recent_uploads: number;
+  /** Same window as recent_uploads: the "+N this week" trend. */
+  uploads_this_week: number;
+  storage_used: number;
+  storage_limit: number | null;
+  /** The user cards: only for can_manage_users. */
+  total_users?: number;
+  active_users?: number;
+  admin_users?: number;
+  family_users?: number;
+}
+
+export interface ActivityItem {
+  id: number;
+  type: ActivityType;
+  description: string;
+  timestamp: string;
+  user_name: string | null;
+}
+
+/** What DashboardService builds; GET /admin/api/dashboard answers it with success: true. */
+export interface Dashboard {
+  stats: DashboardStats;
+  chart_data: { uploads_by_day: { date: string; uploads: number }[]; camera_stats: { name: string; value: number }[] };
+  recent_activity: ActivityItem[];
+  recent_photos: AdminPhoto[];
+  /** The guests who shared the most, by the name they gave. */
+  top_contributors: UploaderCount[];
+  user_permissions: Permissions;
+}
+
+export type DashboardResponse = Dashboard & { success: true };
