@@ -40,7 +40,7 @@ function openHandles(file: string): number {
 }
 
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 100 && !check(); i++) await sleep(50);
+  for (let i = 0; i < 300 && !check(); i++) await sleep(50); // up to 15 s on a loaded machine
   assert.ok(check(), what);
 }
 
