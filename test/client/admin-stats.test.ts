@@ -50,6 +50,8 @@ describe('stat cards', () => {
     assert.ok(hasText('IMG_1.jpg was uploaded', page) || page.querySelectorAll('.activity-item').length === 2);
     assert.deepEqual([...page.querySelectorAll('.activity-item')].map((e) => e.getAttribute('data-type')), ['upload', 'login']);
     assert.ok(hasText('admin signed in', page));
+    // The row already starts with who did it ("admin signed in"): the name is not repeated after it.
+    assert.equal(page.querySelectorAll('.activity-user').length, 0);
     assert.ok(page.querySelector('[aria-label^="Uploads per day over the last 30 days: 12"]'));
     assert.ok(hasText('Canon EOS 40D 75%', page) && hasText('iPhone 15 25%', page));
     assert.equal(page.querySelectorAll('[data-testid="recent-photo"]').length, 2);

@@ -29,7 +29,7 @@ export function RecentActivity({ items }: { items: ActivityItem[] }) {
               <div className="activity-description">{a.description}</div>
               <div className="activity-meta muted">
                 <time dateTime={a.timestamp}>{formatDate(a.timestamp)}</time>
-                {a.user_name && <span className="activity-user"> · {a.user_name}</span>}
+                {a.user_name && !a.description.startsWith(`${a.user_name} `) && <span className="activity-user"> · {a.user_name}</span>}
               </div>
             </div>
           </li>
