@@ -39,8 +39,14 @@ export class BenchServer {
 
   /** Resident set size of the server process, in bytes (Linux /proc). */
   rss(): number {
-    const status = fs.readFileSync(`/proc/${this.child.pid}/status`, 'utf8');
-    return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+    return rssOf(this.child.pid!);
+  }
+
+  /** The server's RSS plus that of its media worker (processing runs there), in bytes. */
+  rssWithWorker(): number {
+    return descendants(this.child.pid!)
+      .filter((pid) => readOr(`/proc/${pid}/cmdline`).includes('media-worker'))
+      .reduce((sum, pid) => sum + rssOf(pid), this.rss());
   }
 
   async stop(): Promise<void> {
@@ -134,4 +140,23 @@ export async function uploadInChunks(base: string, file: string, uploadId: strin
     fs.closeSync(fd);
   }
   return last;
+}
+
+const readOr = (file: string) => {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return ''; // the process ended
+  }
+};
+
+function rssOf(pid: number): number {
+  return Number(/VmRSS:\s+(\d+) kB/.exec(readOr(`/proc/${pid}/status`))?.[1] ?? 0) * 1024;
+}
+
+/** Every process below `pid` (Linux /proc/<pid>/task/<tid>/children). */
+function descendants(pid: number): number[] {
+  const tasks = fs.existsSync(`/proc/${pid}/task`) ? fs.readdirSync(`/proc/${pid}/task`) : [];
+  const kids = tasks.flatMap((t) => readOr(`/proc/${pid}/task/${t}/children`).trim().split(' ').filter(Boolean).map(Number));
+  return kids.flatMap((k) => [k, ...descendants(k)]);
 }

@@ -4,6 +4,9 @@
  */
 export class MachineFailure extends Error {}
 
+/** Why a file could not be turned into derivatives, in words an admin can read. */
+export class MediaError extends Error {}
+
 /** Error codes of the machine running short (disk, quota, descriptors, memory) or SQLite failing to write. */
 const MACHINE_CODES = new Set(['ENOSPC', 'EDQUOT', 'EMFILE', 'ENFILE', 'ENOMEM', 'EAGAIN', 'SQLITE_FULL', 'SQLITE_BUSY', 'SQLITE_LOCKED']);
 /** The same conditions as native tools (libvips, ffmpeg) word them in their messages. */

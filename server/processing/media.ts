@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { DataPaths } from '../context.js';
 import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import { readExif } from './exif.js';
-import { isMachineFailure } from './failures.js';
+import { isMachineFailure, MediaError } from './failures.js';
 import { posterFrame, probeVideo, type VideoFacts, type VideoTools } from './ffmpeg.js';
 import { decodeHeif, needsHeifDecoder } from './heif.js';
 import { imageFacts, writeImageDerivatives } from './sharp.js';
@@ -13,9 +13,6 @@ export interface MediaDeps {
   paths: DataPaths;
   tools: VideoTools;
 }
-
-/** Why a file could not be turned into derivatives, in words an admin can read. */
-export class MediaError extends Error {}
 
 const rel = (paths: DataPaths, abs: string) => path.relative(paths.root, abs);
 
@@ -134,17 +131,5 @@ function readable(e: unknown, contentType: string): string {
 async function removeVersion(dir: string, version: number): Promise<void> {
   for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
     if (name.includes(`-v${version}.`)) await fs.rm(path.join(dir, name), { force: true });
-  }
-}
-
-/**
- * Deletes every derivative in the photo's folder except those of `keepVersion` and the file the
- * row still points at (`alsoKeep`: a video's earlier web copy stays until its re-encode is done).
- */
-export async function removeOldVersions(paths: DataPaths, photoId: string, keepVersion: number, alsoKeep?: string | null): Promise<void> {
-  const dir = path.join(paths.derived, photoId);
-  const kept = alsoKeep ? path.basename(alsoKeep) : null;
-  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
-    if (!name.includes(`-v${keepVersion}.`) && name !== kept) await fs.rm(path.join(dir, name), { force: true, recursive: true });
   }
 }

@@ -8,13 +8,13 @@ import { AppError, invalid } from '../errors.js';
 import { log } from '../log.js';
 import { PhotosRepo } from '../photos/photos.repo.js';
 import { isMachineFailure } from './failures.js';
-import { buildDerivatives, MediaError, removeOldVersions, type MediaDeps } from './media.js';
+import { MediaError } from './failures.js';
+import { MediaWorker } from './media-worker-client.js';
 import { ProcessingRepo } from './processing.repo.js';
 import { JobGoneError, JobQueue, PermanentJobError, QueueStoppedError, type Job, type RegenerateStats } from './queue.js';
 import { RegenerateAll, type RegenerateAllAnswer } from './regenerate-all.js';
-import { rotateOriginal } from './rotate.js';
-import { configureSharp } from './sharp.js';
 import { createTranscoder } from './transcode.js';
+import { removeOldVersions } from './versions.js';
 
 export type { RegenerateStats };
 
@@ -74,10 +74,10 @@ function asAppError(e: unknown): AppError {
 }
 
 export function createProcessing({ config, paths, db }: ProcessingDeps): Processing {
-  configureSharp(config.processingConcurrency);
-  const deps: MediaDeps = { paths, tools: { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath } };
+  // The CPU work (sharp, exifr, ffmpeg) runs in a child process below the requests' priority.
+  const worker = new MediaWorker({ paths, tools: { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }, jobsAtOnce: config.processingConcurrency });
   const photos = new PhotosRepo(db);
-  const transcoder = createTranscoder(deps, photos);
+  const transcoder = createTranscoder({ paths, media: worker }, photos);
 
   const markError = (photoId: string, message: string) =>
     photos.markError(photoId, message).catch((e) => log.warn('Could not record a processing error', e));
@@ -86,7 +86,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
   const rebuild = async (photoId: string): Promise<boolean> => {
     const photo = await photos.get(photoId);
     if (!photo) return false;
-    const patch = await buildDerivatives(deps, photo);
+    const patch = await worker.derivatives(photo);
     await photos.updateMedia(photoId, patch);
     // Deleted while its derivatives were being made: leave nothing behind.
     if (!(await photos.get(photoId))) {
@@ -116,7 +116,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
   const rotate = async (photoId: string, degrees: 90 | 180 | 270): Promise<void> => {
     const photo = await photos.get(photoId);
     if (!photo) throw noPhoto();
-    await photos.updateMedia(photoId, await rotateOriginal(paths, photo, degrees));
+    await photos.updateMedia(photoId, await worker.rotate(photo, degrees));
     try {
       await rebuild(photoId);
     } catch (e) {
@@ -223,12 +223,14 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     onWebCopy: (fn) => transcoder.onWebCopy(fn),
     idle: () => queue.idle(),
     start: () => {
+      worker.start();
       transcoder.start();
       queue.start().catch((e) => log.error('The processing queue could not start', e));
     },
-    stop: () => {
+    async stop() {
       transcoder.stop();
-      return queue.stop();
+      await queue.stop();
+      await worker.stop();
     },
   };
 }

@@ -1,6 +1,5 @@
 import os from 'node:os';
 import sharp from 'sharp';
-import { lowerImageThreadsPriority } from './thread-priority.js';
 
 /** Long side of the grid thumbnail and of the viewer's display image. */
 export const THUMB_PX = 480;
@@ -12,12 +11,11 @@ const INPUT = { failOn: 'error' as const };
 /**
  * Jobs already run side by side, so each image gets a share of the cores rather than all of
  * them; libvips' operation cache is off because originals are rewritten in place by rotation.
- * Its threads run below the request thread's priority (thread-priority.ts).
+ * This runs in the media worker (server/media-worker.ts), a process below the requests' priority.
  */
 export function configureSharp(jobsAtOnce: number): void {
   sharp.concurrency(Math.max(1, Math.round(os.availableParallelism() / Math.max(1, jobsAtOnce))));
   sharp.cache(false);
-  lowerImageThreadsPriority();
 }
 
 export interface ImageFacts {

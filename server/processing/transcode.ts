@@ -2,8 +2,11 @@ import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { log } from '../log.js';
 import type { PhotosRepo } from '../photos/photos.repo.js';
-import { encodeWebCopy, MediaError, removeOldVersions, type MediaDeps } from './media.js';
+import type { DataPaths } from '../context.js';
+import { MediaError } from './failures.js';
 import { PermanentJobError, QueueStoppedError } from './queue.js';
+import { removeOldVersions } from './versions.js';
+import type { MediaOps } from './worker-protocol.js';
 
 export type WebCopyListener = (photoId: string) => Promise<void>;
 
@@ -12,7 +15,7 @@ export type WebCopyListener = (photoId: string) => Promise<void>;
  * ffmpeg at the lowest CPU priority. Stopping the server kills the encoder; the job stays queued
  * and starts over after the next start.
  */
-export function createTranscoder(deps: MediaDeps, photos: PhotosRepo) {
+export function createTranscoder(deps: { paths: DataPaths; media: MediaOps }, photos: PhotosRepo) {
   let stopping = new AbortController();
   const listeners = new Set<WebCopyListener>();
 
@@ -24,7 +27,7 @@ export function createTranscoder(deps: MediaDeps, photos: PhotosRepo) {
     const signal = stopping.signal;
     let patch;
     try {
-      patch = await encodeWebCopy(deps, photo, signal);
+      patch = await deps.media.webCopy(photo, signal);
     } catch (e) {
       if (signal.aborted) throw new QueueStoppedError('The server is shutting down.');
       if (e instanceof MediaError) throw new PermanentJobError(e.message);

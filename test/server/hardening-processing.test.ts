@@ -56,9 +56,33 @@ class Child {
   }
 }
 
-test('a file whose processing kills the server is tried at most 3 times across restarts, then it is "error" and the server runs on', async () => {
-  // A decoder that crashes the process: the "ffprobe" kills the server that started it.
+test('a file whose processing crashes the media worker is tried 3 times, then it is "error"; the server never stops and other files go on', async () => {
+  // A decoder that crashes the process that started it: the media worker, every time.
   const killer = script('kill -9 $PPID; sleep 5');
+  const s = await startTestServer({ FFPROBE_PATH: killer, PROCESSING_CONCURRENCY: '1' });
+  try {
+    const up = await uploadFile(s.url, makeVideo('mp4'), 'deadly.mp4');
+    assert.equal(up.status, 201);
+    assert.equal(await waitForStatus(s.url, up.body.photo_id, 60_000), 'error');
+    const job = s.ctx.sqlite.prepare('SELECT status, attempts, last_error FROM jobs WHERE photo_id = ?').get(up.body.photo_id) as { status: string; attempts: number; last_error: string };
+    assert.deepEqual({ status: job.status, attempts: job.attempts }, { status: 'failed', attempts: 3 });
+    assert.match(job.last_error, /stopped while working on this file/);
+    const admin = new TestClient(s.url);
+    await admin.login();
+    const photos = (await admin.get('/admin/api/photos?show_all=true')).body.photos as { id: string; status: string; processing_error: string | null }[];
+    assert.match(photos.find((p) => p.id === up.body.photo_id)?.processing_error ?? '', /stopped while working on this file/);
+    // A new worker takes the next file.
+    const next = await uploadFile(s.url, await tinyImage('png', 12), 'fine.png');
+    assert.equal(await waitForStatus(s.url, next.body.photo_id), 'complete');
+  } finally {
+    await s.close();
+  }
+});
+
+test('a file whose processing kills the server is tried at most 3 times across restarts, then it is "error" and the server runs on', async () => {
+  // A decoder that crashes the server itself: the "ffprobe" kills its parent's parent (the media
+  // worker's server), as running out of memory would.
+  const killer = script("kill -9 $(cut -d' ' -f4 /proc/$PPID/stat); sleep 5");
   const dataDir = tempDir('wedding-crash-');
   const server = new Child(dataDir, 20000 + Math.floor(Math.random() * 20000), { FFPROBE_PATH: killer });
   assert.equal(await server.start(), true, server.log);

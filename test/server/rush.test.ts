@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
-import { BACKGROUND_NICE } from '../../server/processing/thread-priority.js';
+import { WORKER_NICE } from '../../server/processing/media-worker-client.js';
 import { sample } from '../helpers/samples.js';
 import { startTestServer, TestClient } from '../helpers/server.js';
 import { uploadFile } from '../helpers/uploads.js';
@@ -32,22 +32,32 @@ async function largePhotos(n: number): Promise<Buffer[]> {
 
 const processing = () => (s.ctx.sqlite.prepare(`SELECT count(*) AS n FROM photos WHERE status = 'processing'`).get() as { n: number }).n;
 
-/** Nice values of this process's libvips threads (Linux keeps one per thread). */
-function imageThreadNices(): number[] {
-  const nices: number[] = [];
-  for (const tid of fs.readdirSync('/proc/self/task')) {
-    try {
-      if (!fs.readFileSync(`/proc/self/task/${tid}/comm`, 'utf8').startsWith('libvips')) continue;
-      const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-      nices.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-    } catch {
-      /* thread ended */
-    }
-  }
-  return nices;
+/** The nice value of a process or thread, from its stat line. */
+function niceOf(statFile: string): number {
+  const stat = fs.readFileSync(statFile, 'utf8');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
 }
 
-test('while 8 large photos process, 50 gallery requests all answer, and image work runs below request priority', async () => {
+/** This process's children running the media worker (the server runs inside this test process). */
+function mediaWorkers(): number[] {
+  const pids: number[] = [];
+  for (const tid of fs.readdirSync('/proc/self/task')) {
+    const children = fs.readFileSync(`/proc/self/task/${tid}/children`, 'utf8').trim();
+    for (const pid of children ? children.split(' ').map(Number) : []) {
+      if (fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('media-worker')) pids.push(pid);
+    }
+  }
+  return pids;
+}
+
+/** CPU seconds process `pid` has used (user + system), from its stat line. */
+function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (100 per second)
+}
+
+test('while 8 large photos process, 50 gallery requests all answer; the image work runs in the media worker, below request priority', async () => {
   const guest = new TestClient(s.url);
   // A gallery with thumbnails to read.
   const shown: string[] = [];
@@ -81,16 +91,14 @@ test('while 8 large photos process, 50 gallery requests all answer, and image wo
   assert.deepEqual(statuses, Array(50).fill(200), 'every gallery request answered');
   assert.ok(stillProcessing > 0, `the gallery answered while photos were still processing (${stillProcessing} left)`);
 
-  // libvips' threads do the image work at a lower CPU priority than the thread answering requests.
-  // A thread libvips starts between two scans of the server's is lowered at the next one.
-  let nices = imageThreadNices();
-  for (let i = 0; i < 10 && !(nices.length > 0 && nices.every((n) => n === BACKGROUND_NICE)); i++) {
-    await new Promise((r) => setTimeout(r, 600));
-    nices = imageThreadNices();
-  }
+  // The image work happens in the media worker, a child process at a lower CPU priority.
+  const workers = mediaWorkers();
+  assert.equal(workers.length, 1, 'one media worker runs');
+  assert.equal(niceOf(`/proc/${workers[0]}/stat`), WORKER_NICE, `the media worker runs at nice ${WORKER_NICE}`);
+  assert.equal(niceOf('/proc/self/stat'), 0, 'requests are answered at the normal priority');
   await s.services.processing.idle();
-  assert.ok(nices.length > 0, 'libvips threads exist while processing');
-  assert.ok(nices.every((n) => n === BACKGROUND_NICE), `libvips threads at nice ${BACKGROUND_NICE}: ${nices.join(',')}`);
+  // Decoding and resizing eight 12 MP photos takes seconds of CPU: they were spent in the worker.
+  assert.ok(cpuSeconds(workers[0]) > 2, `the media worker did the image work (${cpuSeconds(workers[0])} s of CPU)`);
   for (const id of ids) {
     const st = await guest.fetch(`/api/photos/${id}/status`).then((r) => r.json());
     assert.equal(st.status, 'complete');

@@ -1,0 +1,138 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
+import { log } from '../log.js';
+import { QueueStoppedError } from './queue.js';
+import { receivedError, type FromWorker, type MediaOps, type Operation, type ToWorker, type WorkerSetup } from './worker-protocol.js';
+
+/** Nice value of the media worker: requests first, processing gets every core nobody else wants. */
+export const WORKER_NICE = 10;
+
+/** The worker process ended while working on a file (a tool crashed it, or it ran out of memory). */
+export class WorkerCrashedError extends Error {}
+
+const here = fileURLToPath(import.meta.url);
+/**
+ * The worker's entry: beside the bundle (dist/server/media-worker.js), or the source file when the
+ * server runs from source through tsx (tests), which the child then loads through tsx as well.
+ */
+function workerEntry(): { file: string; execArgv: string[] } {
+  if (here.endsWith('.ts')) return { file: path.join(path.dirname(here), '..', 'media-worker.ts'), execArgv: ['--import', import.meta.resolve('tsx')] };
+  return { file: path.join(path.dirname(here), 'media-worker.js'), execArgv: [] };
+}
+
+interface Pending {
+  /** The worker it was sent to. */
+  child: ChildProcess;
+  resolve(value: PhotoUpdate): void;
+  reject(error: Error): void;
+}
+
+/**
+ * The server's side of the media worker (server/media-worker.ts): starts it on first use at
+ * WORKER_NICE, sends it operations and hands back their answers. If it dies, whatever it was
+ * doing fails with WorkerCrashedError (the queue counts that as an attempt, so a file that
+ * crashes it every time is given up) and the next operation starts a new one.
+ */
+export class MediaWorker implements MediaOps {
+  private child: ChildProcess | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private stopping = false;
+
+  constructor(private readonly setup: Omit<WorkerSetup, 'type'>) {}
+
+  derivatives(photo: PhotoRow): Promise<PhotoUpdate> {
+    return this.call('derivatives', photo);
+  }
+
+  webCopy(photo: PhotoRow, signal?: AbortSignal): Promise<PhotoUpdate> {
+    return this.call('webCopy', photo, undefined, signal);
+  }
+
+  rotate(photo: PhotoRow, degrees: 90 | 180 | 270): Promise<PhotoUpdate> {
+    return this.call('rotate', photo, degrees);
+  }
+
+  /** The worker's process id while it runs (tests and benchmarks look at it). */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
+  /** Takes operations again after stop(). */
+  start(): void {
+    this.stopping = false;
+  }
+
+  /** Asks the worker to leave (tools under way are killed); forces it after `graceMs`. */
+  async stop(graceMs = 2000): Promise<void> {
+    this.stopping = true;
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    this.send(child, { type: 'stop' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+  }
+
+  private call(op: Operation, photo: PhotoRow, degrees?: 90 | 180 | 270, signal?: AbortSignal): Promise<PhotoUpdate> {
+    if (this.stopping) return Promise.reject(new QueueStoppedError('The server is shutting down.'));
+    const child = this.ensure();
+    const id = this.nextId++;
+    return new Promise<PhotoUpdate>((resolve, reject) => {
+      const onAbort = () => this.send(child, { type: 'cancel', id });
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const done = () => signal?.removeEventListener('abort', onAbort);
+      this.pending.set(id, {
+        child,
+        resolve: (v) => (done(), resolve(v)),
+        reject: (e) => (done(), reject(e)),
+      });
+      this.send(child, { type: 'run', id, op, photo, degrees });
+    });
+  }
+
+  private send(child: ChildProcess, message: ToWorker): void {
+    // A worker that has just died: its exit handler fails what was sent.
+    if (child.connected) child.send(message, (e) => e && log.debug('Could not reach the media worker', e));
+  }
+
+  private ensure(): ChildProcess {
+    if (this.child && this.child.exitCode === null && this.child.signalCode === null && this.child.connected) return this.child;
+    const { file, execArgv } = workerEntry();
+    const child = fork(file, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    this.child = child;
+    if (child.pid) {
+      try {
+        os.setPriority(child.pid, WORKER_NICE);
+      } catch (e) {
+        log.warn('Could not lower the media worker\'s priority', e);
+      }
+    }
+    child.on('message', (m: FromWorker) => {
+      if (m.type === 'ready') return;
+      const p = this.pending.get(m.id);
+      if (!p) return;
+      this.pending.delete(m.id);
+      if (m.type === 'done') p.resolve(m.value);
+      else p.reject(receivedError(m.error));
+    });
+    child.on('error', (e) => log.warn('The media worker reported an error', e));
+    child.once('exit', (code, signal) => {
+      if (this.child === child) this.child = undefined;
+      const failed = [...this.pending].filter(([, p]) => p.child === child);
+      if (!failed.length) return;
+      if (!this.stopping) log.warn(`The media worker stopped (${signal ?? `exit ${code}`}) while working on ${failed.length} file(s)`);
+      for (const [id, p] of failed) {
+        this.pending.delete(id);
+        // Stopped with the server: the job stays queued and runs after the next start.
+        p.reject(this.stopping ? new QueueStoppedError('The server is shutting down.') : new WorkerCrashedError('The processing stopped while working on this file (a tool crashed).'));
+      }
+    });
+    this.send(child, { type: 'setup', ...this.setup });
+    return child;
+  }
+}

@@ -1,0 +1,78 @@
+import type { DataPaths } from '../context.js';
+import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
+import { AppError, type ErrorCode } from '../errors.js';
+import { isMachineFailure, MachineFailure, MediaError } from './failures.js';
+
+/**
+ * What the server and its media worker (server/media-worker.ts) say to each other over the IPC
+ * channel. Every piece of file work that takes CPU (sharp, exifr, ffmpeg, heif-convert) is an
+ * operation the worker runs and answers; the server keeps the queue and the database.
+ */
+export interface MediaOps {
+  /** Metadata and derivatives of the photo's next version (media.ts buildDerivatives). */
+  derivatives(photo: PhotoRow): Promise<PhotoUpdate>;
+  /** A video's re-encoded web copy (media.ts encodeWebCopy); `signal` stops the encoder. */
+  webCopy(photo: PhotoRow, signal?: AbortSignal): Promise<PhotoUpdate>;
+  /** Turns an original clockwise (rotate.ts rotateOriginal). */
+  rotate(photo: PhotoRow, degrees: 90 | 180 | 270): Promise<PhotoUpdate>;
+}
+
+export type Operation = 'derivatives' | 'webCopy' | 'rotate';
+
+/** Sent once, first: what the worker needs to know to work. */
+export interface WorkerSetup {
+  type: 'setup';
+  paths: DataPaths;
+  tools: { ffmpegPath: string; ffprobePath: string };
+  jobsAtOnce: number;
+}
+
+export interface WorkerRequest {
+  type: 'run';
+  id: number;
+  op: Operation;
+  photo: PhotoRow;
+  degrees?: 90 | 180 | 270;
+}
+
+export type ToWorker = WorkerSetup | WorkerRequest | { type: 'cancel'; id: number } | { type: 'stop' };
+
+/** An error as it crosses the channel: its kind decides what it becomes on the server's side. */
+export interface SentError {
+  kind: 'media' | 'app' | 'machine' | 'aborted' | 'other';
+  message: string;
+  /** A Node error code (ENOSPC) or, for kind 'app', the AppError code. */
+  code?: string;
+  extra?: Record<string, unknown>;
+}
+
+export type FromWorker = { type: 'ready' } | { type: 'done'; id: number; value: PhotoUpdate } | { type: 'failed'; id: number; error: SentError };
+
+export function sendableError(e: unknown, aborted: boolean): SentError {
+  const message = e instanceof Error ? e.message : String(e);
+  const code = typeof (e as { code?: unknown })?.code === 'string' ? ((e as { code: string }).code) : undefined;
+  if (aborted) return { kind: 'aborted', message };
+  if (e instanceof AppError) return { kind: 'app', message, code: e.code, extra: e.extra };
+  if (e instanceof MediaError) return { kind: 'media', message };
+  if (isMachineFailure(e)) return { kind: 'machine', message, code };
+  return { kind: 'other', message, code };
+}
+
+/** The error the server's code would have seen had it done the work itself. */
+export function receivedError(sent: SentError): Error {
+  switch (sent.kind) {
+    case 'app':
+      return new AppError(sent.code as ErrorCode, sent.message, sent.extra);
+    case 'media':
+      return new MediaError(sent.message);
+    case 'machine':
+      return Object.assign(new MachineFailure(sent.message), sent.code ? { code: sent.code } : {});
+    case 'aborted': {
+      const e = new Error(sent.message || 'The operation was aborted');
+      e.name = 'AbortError';
+      return e;
+    }
+    default:
+      return Object.assign(new Error(sent.message), sent.code ? { code: sent.code } : {});
+  }
+}
