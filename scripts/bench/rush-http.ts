@@ -14,6 +14,9 @@ export interface Answer {
 
 export type Body = { buffer: Buffer } | { file: string; start: number; end: number; head: string; tail: string };
 
+/** How long each request waited for a free connection of its browser (ms), for the report. */
+export const connectionWaits: number[] = [];
+
 export class Browser {
   readonly agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
   cookie = '';
@@ -26,7 +29,8 @@ export class Browser {
     if (this.cookie) headers.cookie = this.cookie;
     const b = opts.body;
     if (b) headers['content-length'] = 'buffer' in b ? b.buffer.length : Buffer.byteLength(b.head) + (b.end - b.start) + Buffer.byteLength(b.tail);
-    const t0 = performance.now();
+    const asked = performance.now();
+    let t0 = asked;
     return new Promise<Answer>((resolve, reject) => {
       const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: this.agent, headers }, (res) => {
         const set = res.headers['set-cookie'];
@@ -39,6 +43,12 @@ export class Browser {
           const timing = /after-body;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
           resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8'), ms: now - t0, serverMs: timing ? Number(timing[1]) : NaN });
         });
+      });
+      // Timed from the moment the request has a connection: waiting for one of this browser's
+      // six is the client's own queue (a phone's too), not the server's time.
+      req.once('socket', () => {
+        t0 = performance.now();
+        connectionWaits.push(t0 - asked);
       });
       req.setTimeout(120_000, () => req.destroy(new Error('timeout')));
       req.on('error', reject);

@@ -4,17 +4,19 @@
 // Needs the built server: node scripts/build.mjs && npm run bench:rush -- [--quick] [flags]
 //   --guests=100 --photos=6 --videos=1 --photo-mb=2-9 --video-mb=10-30 --browsers=20 --idle=15
 //   --threads=16 (UV_THREADPOOL_SIZE) --jobs=N (PROCESSING_CONCURRENCY) to compare settings
+//   --media-dir=DIR keeps the generated media for the next run with the same flags
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../server/db/open.js';
 import { RECOMMENDED_THREAD_POOL } from '../../server/threadpool.js';
 import { BenchServer } from './bench-server.js';
 import { admin, approveAll, galleryBrowser, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
-import { Browser, percentile, Recorder, type Phase } from './rush-http.js';
-import { generateMedia } from './rush-media.js';
+import { Browser, connectionWaits, percentile, Recorder, type Phase } from './rush-http.js';
+import { generateMedia, type MediaFile } from './rush-media.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=')[1] ?? 'true']));
@@ -47,14 +49,30 @@ if (!fs.existsSync(path.join(ROOT, 'dist/server/main.js'))) {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const work = fs.mkdtempSync(path.join(os.tmpdir(), 'wedding-rush-'));
+/** --media-dir=DIR keeps the generated files there and reuses them when the same plan asks again. */
+const keptMedia = args.get('media-dir');
+const work = keptMedia ? (fs.mkdirSync(keptMedia, { recursive: true }), keptMedia) : fs.mkdtempSync(path.join(os.tmpdir(), 'wedding-rush-'));
+const removeWork = () => keptMedia || fs.rmSync(work, { recursive: true, force: true });
+
+/** The media of `plan`, made now or (with --media-dir) read back from an earlier run's list. */
+async function mediaFor(plan: Parameters<typeof generateMedia>[0]): Promise<MediaFile[][]> {
+  const list = path.join(work, `${plan.prefix || 'rush-'}plan.json`);
+  const key = JSON.stringify({ ...plan, dir: undefined });
+  if (keptMedia && fs.existsSync(list)) {
+    const saved = JSON.parse(fs.readFileSync(list, 'utf8')) as { key: string; media: MediaFile[][] };
+    if (saved.key === key && saved.media.flat().every((f) => fs.existsSync(f.path))) return saved.media;
+  }
+  const media = await generateMedia(plan);
+  if (keptMedia) fs.writeFileSync(list, JSON.stringify({ key, media }));
+  return media;
+}
 
 async function main(): Promise<void> {
   console.log(`rush: ${opts.guests} guests x (${opts.photos} photos of ${opts.photoMb.join('-')} MB + ${opts.videos} videos of ${opts.videoMb.join('-')} MB), ${opts.browsers} gallery browsers, 1 admin`);
   let t = performance.now();
   const plan = { dir: work, photosPerGuest: opts.photos, videosPerGuest: opts.videos, photoMb: opts.photoMb, videoMb: opts.videoMb };
-  const seed = (await generateMedia({ ...plan, prefix: 'seed-', guests: 1, photosPerGuest: quick ? 12 : 20, videosPerGuest: quick ? 0 : 1 }))[0];
-  const media = await generateMedia({ ...plan, prefix: '', guests: opts.guests });
+  const seed = (await mediaFor({ ...plan, prefix: 'seed-', guests: 1, photosPerGuest: quick ? 12 : 20, videosPerGuest: quick ? 0 : 1 }))[0];
+  const media = await mediaFor({ ...plan, prefix: '', guests: opts.guests });
   const files = media.flat();
   const bytes = files.reduce((n, f) => n + f.size, 0);
   console.log(`media: ${files.length} files, ${(bytes / 1e9).toFixed(2)} GB, made in ${((performance.now() - t) / 1000).toFixed(0)} s`);
@@ -89,7 +107,10 @@ async function main(): Promise<void> {
       admin(run, server.url, PASSWORD),
       idlePolling(run, server.url, polled),
     ];
+    const clientLag = lagMonitor();
     await sleep(opts.idleSeconds * 1000);
+    const idleLag = clientLag.stop();
+    const rushLag = lagMonitor();
     rec.phase = 'rush';
     const rssIdle = server.rss();
     const bothIdle = server.rssWithWorker();
@@ -104,6 +125,11 @@ async function main(): Promise<void> {
     await Promise.all(readers);
 
     report(rec);
+    // Every figure above is timed by this process, which also sends every upload: its own
+    // event-loop delay is part of each one.
+    console.log(`\nbenchmark client's own event-loop delay: idle ${idleLag}; rush ${rushLag.stop()}`);
+    const waits = [...connectionWaits].sort((a, b) => a - b);
+    console.log(`waits for one of a browser's 6 connections (before the times above start): p50 ${percentile(waits, 50).toFixed(0)} ms, p99 ${percentile(waits, 99).toFixed(0)} ms, max ${(waits.at(-1) ?? 0).toFixed(0)} ms`);
     const failed = outcomes.filter((o) => o.error || o.status !== 'complete');
     const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
     console.log(`\nuploads: ${outcomes.length - outcomes.filter((o) => o.error).length}/${outcomes.length} stored, ${failed.length} not complete${failed.length ? ` (${failed.slice(0, 3).map((o) => o.error ?? o.status).join('; ')})` : ''}`);
@@ -115,8 +141,21 @@ async function main(): Promise<void> {
   } finally {
     clearInterval(sampler);
     await server.stop();
-    fs.rmSync(work, { recursive: true, force: true });
+    removeWork();
   }
+}
+
+/** Event-loop delay of this process (the clients) from now until stop(), as text. */
+function lagMonitor(): { stop(): string } {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  return {
+    stop() {
+      h.disable();
+      const ms = (ns: number) => `${(ns / 1e6).toFixed(0)} ms`;
+      return `p50 ${ms(h.percentile(50))}, p99 ${ms(h.percentile(99))}, max ${ms(h.max)}`;
+    },
+  };
 }
 
 /** The idle phase's status reads: the seed photos polled at the guest page's pace by 20 pollers. */
@@ -207,6 +246,6 @@ function report(rec: Recorder): void {
 
 main().catch((e) => {
   console.error(e);
-  fs.rmSync(work, { recursive: true, force: true });
+  removeWork();
   process.exit(1);
 });

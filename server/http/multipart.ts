@@ -48,8 +48,9 @@ const parse = multer({
   // Browsers send a file name's UTF-8 bytes as they are; read as latin1 (the default) "é" or a
   // bidirectional override would turn into other characters and slip past the name's cleaning.
   defParamCharset: 'utf8',
-  // Big buffers keep the per-chunk overhead low on multi-megabyte chunks (types lag behind multer here).
-  ...({ highWaterMark: 1 << 20, fileHwm: 1 << 20 } as object),
+  // Small buffers, so that a file part's pace (uploads/pacer.ts) reaches the connection at once
+  // rather than after a megabyte has piled up in the parser (types lag behind multer here).
+  ...({ highWaterMark: 64 * 1024, fileHwm: 64 * 1024 } as object),
 }).any();
 
 /** req.body as multer builds it (repeated names become arrays) back to name -> last value. */

@@ -5,6 +5,7 @@ import { AppError, forbidden, notFound } from '../errors.js';
 import { guestIdOf } from '../http/guest.js';
 import type { DownloadTokens } from './download-tokens.js';
 import { withRealExtension } from './file-names.js';
+import { MediaCache, type CachedFile } from './media-cache.js';
 import { resolveStored } from './photo-files.js';
 import type { PhotosService } from './photos.service.js';
 
@@ -31,11 +32,29 @@ function sendFile(res: Response, abs: string): Promise<void> {
 }
 
 /**
+ * Thumbnails and display images held in memory (media-cache.ts): 128 MiB, files up to 4 MiB (a
+ * phone photo's display image is 0.2-1 MB, its thumbnail 20-60 KB).
+ */
+const CACHE_BYTES = 128 * 1024 * 1024;
+const CACHE_FILE_BYTES = 4 * 1024 * 1024;
+
+/** Answers from memory what send would have answered from disk (a 304 for a copy still valid). */
+function sendCached(req: Request, res: Response, f: CachedFile): void {
+  res.set({ 'Content-Type': 'image/webp', ETag: f.etag, 'Last-Modified': f.lastModified, 'Accept-Ranges': 'bytes' });
+  if (req.fresh) {
+    res.status(304).end();
+    return;
+  }
+  res.set('Content-Length', String(f.body.length));
+  res.end(f.body);
+}
+
+/**
  * GET /media/:id/thumb and /media/:id/display (derivatives: GPS-free, public for visible photos,
  * admins only for hidden ones) and /media/:id/original?token= (the original, for the admin the
  * token was issued to).
  */
-export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: DownloadTokens): Router {
+export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: DownloadTokens, cache = new MediaCache(CACHE_BYTES, CACHE_FILE_BYTES)): Router {
   const r = Router();
 
   const photoFor = async (req: Request, res: Response): Promise<PhotoRow> => {
@@ -55,6 +74,14 @@ export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: Dow
     // serving a photo after the couple hides it.
     const versioned = req.query.v === String(row.derivative_version);
     res.set('Cache-Control', versioned ? `private, max-age=${YEAR}, immutable` : 'private, no-cache');
+    // WebP images come from memory; a video's web copy and any Range request stream from disk.
+    if (abs.endsWith('.webp') && !req.headers.range) {
+      const cached = await cache.get(abs).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === 'ENOENT') throw gone(res);
+        throw e;
+      });
+      if (cached) return sendCached(req, res, cached);
+    }
     await sendFile(res, abs);
   };
 

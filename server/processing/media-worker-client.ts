@@ -103,7 +103,10 @@ export class MediaWorker implements MediaOps {
   private ensure(): ChildProcess {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null && this.child.connected) return this.child;
     const { file, execArgv } = workerEntry();
-    const child = fork(file, [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    // Two malloc arenas: libvips allocates and frees large pixel buffers from several threads, and
+    // glibc's default of one arena per thread would keep hundreds of MiB it no longer uses.
+    const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+    const child = fork(file, [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
     this.child = child;
     if (child.pid) {
       try {

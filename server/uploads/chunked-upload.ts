@@ -111,6 +111,16 @@ export class ChunkedUploads {
 
   /** How much of the upload with this key is held (a client resuming asks first). */
   async offset(key: string): Promise<UploadProgress> {
+    // A chunk still being received or put away (a cut one keeps what arrived) answers first.
+    const release = await this.locks.acquire(key);
+    try {
+      return await this.progress(key);
+    } finally {
+      release();
+    }
+  }
+
+  private async progress(key: string): Promise<UploadProgress> {
     const row = await this.repo.findByKey(key);
     if (!row) return { received_bytes: 0 };
     if (row.status === 'complete') return { received_bytes: row.total_size, complete: true, photo_id: row.photo_id };
@@ -203,7 +213,8 @@ export class ChunkedUploads {
       if (rejectsContent(e)) {
         await this.drop(row);
       } else {
-        // Interrupted: keep what reached the file so the client can resume from there.
+        // Interrupted: keep what arrived (written now if it was still gathered) so the client can resume from there.
+        await sink.keepReceived().catch(() => undefined);
         await this.advance(row, state, sink.position);
         if (sink.hashAhead) this.hashes.delete(row.id);
       }

@@ -132,3 +132,42 @@ test('an upload answer tells the server its own time after the body (Server-Timi
   const page = await fetch(`${s.url}/api/photos`);
   assert.equal(page.headers.get('server-timing'), null, 'only uploads carry it');
 });
+
+test('thumbnails and display images are answered from memory after the first read, with the validators and privacy of the file', async () => {
+  const admin = new TestClient(s.url);
+  await admin.login();
+  const guest = new TestClient(s.url);
+  const id = await addPhoto(s, { visible: true, file: sample('Nikon_D70.jpg') });
+  const row = await s.ctx.db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  const thumbFile = `${s.dataDir}/${row.thumb_path}`;
+  const url = `/media/${id}/thumb?v=${row.derivative_version}`;
+
+  const first = await guest.fetch(url);
+  const bytes = Buffer.from(await first.arrayBuffer());
+  assert.equal(first.status, 200);
+  assert.equal(first.headers.get('content-type'), 'image/webp');
+  assert.equal(first.headers.get('cache-control'), 'private, max-age=31536000, immutable');
+  assert.deepEqual(bytes, fs.readFileSync(thumbFile));
+  const etag = first.headers.get('etag')!;
+  assert.match(etag, /^W\/"[0-9a-f]+-[0-9a-f]+"$/);
+
+  // A browser's copy is still valid: 304, no body. A Range request is answered from the file.
+  // (fetch would add "Cache-Control: no-cache" to a conditional request; a browser revalidating sends max-age=0.)
+  assert.equal((await guest.fetch(url, { headers: { 'if-none-match': etag, 'cache-control': 'max-age=0' } })).status, 304);
+  const part = await guest.fetch(url, { headers: { range: 'bytes=0-9' } });
+  assert.equal(part.status, 206);
+  assert.deepEqual(Buffer.from(await part.arrayBuffer()), bytes.subarray(0, 10));
+
+  // The file is gone from the disk (as if the disk were busy elsewhere): the bytes come from memory.
+  fs.rmSync(thumbFile);
+  const again = await guest.fetch(url);
+  assert.equal(again.status, 200);
+  assert.deepEqual(Buffer.from(await again.arrayBuffer()), bytes);
+  assert.equal(again.headers.get('etag'), etag, 'the same validator as before');
+
+  // Hidden: held in memory or not, a guest gets the same 404 as for an unknown id.
+  assert.equal((await admin.post(`/admin/api/photos/${id}/hide`)).status, 200);
+  const hidden = await guest.fetch(url);
+  assert.equal(hidden.status, 404);
+  assert.equal((await admin.fetch(url)).status, 200, 'an admin still sees it');
+});
