@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { unsupportedType, type AppError } from '../errors.js';
-import { admitUploadBytes } from './pacer.js';
+import { paceUploadBytes } from './pacer.js';
 import { SNIFF_BYTES, sniff, UNSUPPORTED_TYPE, type SniffedType } from './sniff.js';
 
 const pwrite = promisify(fs.write);
@@ -49,7 +49,8 @@ export class FileSink extends Writable {
   private writing: Promise<void> = Promise.resolve();
 
   constructor(private readonly o: FileSinkOptions) {
-    super({ highWaterMark: 1 << 20 });
+    // A small buffer: a paced upload stops taking bytes from its connection at once.
+    super({ highWaterMark: 64 * 1024 });
     this.position = o.position;
     this.skip = o.skip ?? 0;
     this.head = o.sniff ? [] : null;
@@ -65,10 +66,9 @@ export class FileSink extends Writable {
       this.seen += total;
       this.pending.push(...bufs);
       this.pendingBytes += total;
-      // Past this turn's budget for uploads, the next bytes wait for the next turn (pacer.ts).
-      const paced = (next: (err?: Error | null) => void) => (admitUploadBytes(total) ? next : (err?: Error | null) => setImmediate(() => next(err)));
-      if (this.pendingBytes < WRITE_BATCH) return paced(cb)();
-      return this.settle(this.flush(), paced(cb));
+      // Each piece waits for room in a turn of the event loop (pacer.ts) before more is taken in.
+      if (this.pendingBytes < WRITE_BATCH) return paceUploadBytes(total, () => cb());
+      return paceUploadBytes(total, () => this.settle(this.flush(), cb));
     }
     this.settle(
       (async () => {
