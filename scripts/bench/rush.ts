@@ -1,6 +1,9 @@
 // Rush hour: many guests upload at once while others browse the gallery and an admin works the
 // queue. The same reads are measured first on the idle server (the baseline), then under the
 // rush; printed per route with the ratio, plus the processing tail, errors and the server's RSS peak.
+// Each request is timed from the moment it has a connection (the wait for one of a browser's six
+// is the client's own queue, reported on its own line), and this process's event-loop delay is
+// printed too: it sends every upload, so its delays are in every figure.
 // Needs the built server: node scripts/build.mjs && npm run bench:rush -- [--quick] [flags]
 //   --guests=100 --photos=6 --videos=1 --photo-mb=2-9 --video-mb=10-30 --browsers=20 --idle=15
 //   --threads=16 (UV_THREADPOOL_SIZE) --jobs=N (PROCESSING_CONCURRENCY) to compare settings
