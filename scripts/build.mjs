@@ -47,6 +47,9 @@ async function buildClient() {
     assetNames: '[name]-[hash]',
     loader: { '.woff': 'file', '.woff2': 'file', '.svg': 'file', '.png': 'file' },
     define: { 'process.env.NODE_ENV': '"production"' },
+    alias: { 'use-sync-external-store/shim/index.js': './client/vendor/use-sync-external-store.ts' },
+    // Licence texts go to a .LEGAL.txt file next to each bundle, linked from it.
+    legalComments: 'linked',
     metafile: true,
     logLevel: 'warning',
   });
@@ -65,11 +68,28 @@ async function buildClient() {
     .replace('<!--JS-->', `<script type="module" src="${rel(mainJs)}"></script>`);
   fs.writeFileSync(path.join(out, 'index.html'), html);
   fs.writeFileSync(path.join(dist, 'client-meta.json'), JSON.stringify(result.metafile));
+  precompress(path.join(out, 'assets'));
   if (!quiet) {
     const js = outputs.filter(([f]) => f.endsWith('.js'));
     const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(root, f))).length;
     const total = js.reduce((n, [f]) => n + gz(f), 0);
-    console.log(`client: ${js.length} JS files, ${(total / 1024).toFixed(1)} KB gzip in all`);
+    // What a guest loads: the entry and the chunks it imports up front (not the admin panel or the wall).
+    const guest = [mainJs, ...result.metafile.outputs[mainJs].imports.filter((i) => i.kind === 'import-statement').map((i) => i.path)];
+    const guestGz = guest.reduce((n, f) => n + fs.statSync(path.join(root, f) + '.gz').size, 0);
+    const guestBr = guest.reduce((n, f) => n + fs.statSync(path.join(root, f) + '.br').size, 0);
+    console.log(`client: ${js.length} JS files, ${(total / 1024).toFixed(1)} KB gzip in all; guest pages ${(guestGz / 1024).toFixed(1)} KB gzip, ${(guestBr / 1024).toFixed(1)} KB brotli`);
+  }
+}
+
+/** Writes a .br and a .gz copy of every text asset; the server sends them to browsers that accept them. */
+function precompress(dir) {
+  for (const name of fs.readdirSync(dir)) {
+    if (!/\.(js|css|webmanifest)$/.test(name)) continue;
+    const data = fs.readFileSync(path.join(dir, name));
+    fs.writeFileSync(path.join(dir, `${name}.br`), zlib.brotliCompressSync(data, {
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: data.length },
+    }));
+    fs.writeFileSync(path.join(dir, `${name}.gz`), zlib.gzipSync(data, { level: 9 }));
   }
 }
 

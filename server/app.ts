@@ -7,6 +7,7 @@ import { SESSION_LIFETIME_MS, type SqliteSessionStore } from './auth/session-sto
 import type { Config } from './config.js';
 import { apiNotFound, errorHandler } from './http/errors.js';
 import { endIdleBodies } from './http/idle-body.js';
+import { precompressedAssets } from './http/precompressed.js';
 import type { Module } from './http/module.js';
 import { afterBodyTiming } from './http/server-timing.js';
 import { clientDir } from './paths.js';
@@ -55,7 +56,8 @@ export function createApp({ config, sessionSecret, sessions, users, modules, rea
 
   // Built client assets have hashed names: cache them for a year, before any session work.
   const client = clientDir();
-  app.use('/assets', express.static(path.join(client, 'assets'), { immutable: true, maxAge: '365d', index: false }));
+  const assets = { immutable: true, maxAge: '365d' };
+  app.use('/assets', precompressedAssets(path.join(client, 'assets'), assets), express.static(path.join(client, 'assets'), { ...assets, index: false }));
 
   app.use(
     session({

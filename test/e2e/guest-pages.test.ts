@@ -28,8 +28,15 @@ async function footerChecks(page: Page) {
 
 test('home: names, welcome, the three schedule items, photo sharing, thank you and footer', async () => {
   const { page, errors } = await newPage(browser);
+  const scripts: { url: string; encoding?: string }[] = [];
+  page.on('response', (r) => {
+    if (r.url().endsWith('.js')) scripts.push({ url: r.url(), encoding: r.headers()['content-encoding'] });
+  });
   await page.goto(srv.url + '/');
   await page.getByRole('heading', { level: 1, name: 'Emma and James' }).waitFor();
+  // Over plain HTTP the browser offers gzip (brotli only over HTTPS): every script came compressed.
+  assert.ok(scripts.length >= 1);
+  for (const s of scripts) assert.equal(s.encoding, 'gzip', s.url);
   const text = await body(page);
   assert.match(text, /We are so happy you are here/);
   const cards = page.locator('.schedule-card');
