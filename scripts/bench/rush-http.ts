@@ -2,6 +2,7 @@
 // browser opens per host) and a recorder of latencies per route and phase.
 import fs from 'node:fs';
 import http from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 
 export interface Answer {
   status: number;
@@ -78,7 +79,8 @@ export function multipart(fields: Record<string, string | number | boolean>, fil
   return { head, tail: `\r\n--${boundary}--\r\n`, type: `multipart/form-data; boundary=${boundary}` };
 }
 
-export type Phase = 'idle' | 'rush';
+/** 'warm-up' (the readers' first seconds, while the server's and their own code warms up) is not reported. */
+export type Phase = 'warm-up' | 'idle' | 'rush';
 
 interface Series {
   ms: number[];
@@ -116,9 +118,38 @@ export class Recorder {
   get(phase: Phase, route: string): Series | undefined {
     return this.data.get(`${phase}\u0000${route}`);
   }
+
+  /** Everything recorded, to send to another process. */
+  entries(): [string, Series][] {
+    return [...this.data.entries()];
+  }
+
+  /** Adds what another process recorded (Recorder.entries()). */
+  merge(entries: [string, Series][]): void {
+    for (const [key, theirs] of entries) {
+      const [phase, route] = key.split('\u0000') as [Phase, string];
+      const s = this.series(phase, route);
+      for (const ms of theirs.ms) s.ms.push(ms);
+      s.errors += theirs.errors;
+      s.fiveXX += theirs.fiveXX;
+    }
+  }
 }
 
 export function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Event-loop delay of this process from now until stop(), as text. */
+export function lagMonitor(): { stop(): string } {
+  const h = monitorEventLoopDelay({ resolution: 10 });
+  h.enable();
+  return {
+    stop() {
+      h.disable();
+      const ms = (ns: number) => `${(ns / 1e6).toFixed(0)} ms`;
+      return `p50 ${ms(h.percentile(50))}, p99 ${ms(h.percentile(99))}, max ${ms(h.max)}`;
+    },
+  };
 }

@@ -2,23 +2,27 @@
 // queue. The same reads are measured first on the idle server (the baseline), then under the
 // rush; printed per route with the ratio, plus the processing tail, errors and the server's RSS peak.
 // Each request is timed from the moment it has a connection (the wait for one of a browser's six
-// is the client's own queue, reported on its own line), and this process's event-loop delay is
-// printed too: it sends every upload, so its delays are in every figure.
+// is the client's own queue, reported on its own line). The guests (uploads and their status
+// polls) run in this process, the gallery browsers and the admin in a second one
+// (rush-readers.ts), as they are separate devices on the day; both processes' event-loop delays
+// are printed, since each is part of the times that process records.
 // Needs the built server: node scripts/build.mjs && npm run bench:rush -- [--quick] [flags]
 //   --guests=100 --photos=6 --videos=1 --photo-mb=2-9 --video-mb=10-30 --browsers=20 --idle=15
+//   --warm-up=3 (seconds of reading before the idle baseline starts, not reported)
 //   --threads=16 (UV_THREADPOOL_SIZE) --jobs=N (PROCESSING_CONCURRENCY) to compare settings
 //   --media-dir=DIR keeps the generated media for the next run with the same flags
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../server/db/open.js';
 import { RECOMMENDED_THREAD_POOL } from '../../server/threadpool.js';
 import { BenchServer } from './bench-server.js';
-import { admin, approveAll, galleryBrowser, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
-import { Browser, connectionWaits, percentile, Recorder, type Phase } from './rush-http.js';
+import { fork, type ChildProcess } from 'node:child_process';
+import { approveAll, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
+import { Browser, connectionWaits, lagMonitor, percentile, Recorder, type Phase } from './rush-http.js';
+import type { StartMessage } from './rush-readers.js';
 import { generateMedia, type MediaFile } from './rush-media.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -37,6 +41,7 @@ const opts = {
   videoMb: range('video-mb', '10-30', '3-6'),
   browsers: num('browsers', 20, 20),
   idleSeconds: num('idle', 15, 6),
+  warmUpSeconds: num('warm-up', 3, 2),
   tailMinutes: num('tail-minutes', 15, 3),
   /** libuv's pool as the image starts the server; --threads=4 is libuv's default, for comparison. */
   threads: num('threads', RECOMMENDED_THREAD_POOL, RECOMMENDED_THREAD_POOL),
@@ -105,16 +110,14 @@ async function main(): Promise<void> {
 
     const run: Run = { rec, stopped: () => stop };
     const polled = seeded.filter((o) => o.photoId);
-    const readers = [
-      ...Array.from({ length: opts.browsers }, () => galleryBrowser(run, server.url)),
-      admin(run, server.url, PASSWORD),
-      idlePolling(run, server.url, polled),
-    ];
+    const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: opts.browsers, seeded: polled, warmUpMs: opts.warmUpSeconds * 1000 });
+    await sleep(opts.warmUpSeconds * 1000);
     const clientLag = lagMonitor();
     await sleep(opts.idleSeconds * 1000);
     const idleLag = clientLag.stop();
     const rushLag = lagMonitor();
     rec.phase = 'rush';
+    readers.rush();
     const rssIdle = server.rss();
     const bothIdle = server.rssWithWorker();
     console.log(`idle baseline measured for ${opts.idleSeconds} s; the rush starts`);
@@ -125,13 +128,15 @@ async function main(): Promise<void> {
     await waitSettled(server.url, outcomes, opts.tailMinutes);
     const lastSettled = Math.max(...outcomes.map((o) => o.settledAt ?? 0));
     stop = true;
-    await Promise.all(readers);
+    const read = await readers.stop();
+    rec.merge(read.entries);
 
     report(rec);
-    // Every figure above is timed by this process, which also sends every upload: its own
-    // event-loop delay is part of each one.
-    console.log(`\nbenchmark client's own event-loop delay: idle ${idleLag}; rush ${rushLag.stop()}`);
-    const waits = [...connectionWaits].sort((a, b) => a - b);
+    // Every figure above is timed by a client process whose own event-loop delay is part of it:
+    // the uploaders' for uploads and status polls, the readers' for everything else.
+    console.log(`\nevent-loop delay of the readers' process (gallery, admin): idle ${read.lag.idle}; rush ${read.lag.rush}`);
+    console.log(`event-loop delay of the uploaders' process (uploads, status): idle ${idleLag}; rush ${rushLag.stop()}`);
+    const waits = [...connectionWaits, ...read.waits].sort((a, b) => a - b);
     console.log(`waits for one of a browser's 6 connections (before the times above start): p50 ${percentile(waits, 50).toFixed(0)} ms, p99 ${percentile(waits, 99).toFixed(0)} ms, max ${(waits.at(-1) ?? 0).toFixed(0)} ms`);
     const failed = outcomes.filter((o) => o.error || o.status !== 'complete');
     const secs = (x: number) => `${(x / 1000).toFixed(1)} s`;
@@ -148,29 +153,33 @@ async function main(): Promise<void> {
   }
 }
 
-/** Event-loop delay of this process (the clients) from now until stop(), as text. */
-function lagMonitor(): { stop(): string } {
-  const h = monitorEventLoopDelay({ resolution: 10 });
-  h.enable();
-  return {
-    stop() {
-      h.disable();
-      const ms = (ns: number) => `${(ns / 1e6).toFixed(0)} ms`;
-      return `p50 ${ms(h.percentile(50))}, p99 ${ms(h.percentile(99))}, max ${ms(h.max)}`;
-    },
-  };
-}
+/** The readers' process (rush-readers.ts): started with the seed photos, told when the rush starts and when to stop. */
+class Readers {
+  private constructor(private readonly child: ChildProcess) {}
 
-/** The idle phase's status reads: the seed photos polled at the guest page's pace by 20 pollers. */
-async function idlePolling(run: Run, base: string, seeded: Outcome[]): Promise<void> {
-  const b = new Browser(base);
-  const one = async (o: Outcome) => {
-    for (let i = 0; i < 100_000 && !run.stopped(); i++) {
-      await pollStatus(run, b, { ...o }, 1, 1500);
-    }
-  };
-  await Promise.all(seeded.slice(0, 20).map(one));
-  b.close();
+  static async start(start: StartMessage): Promise<Readers> {
+    const child = fork(path.join(ROOT, 'scripts/bench/rush-readers.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+    const started = new Promise<void>((resolve, reject) => {
+      child.once('message', () => resolve());
+      child.once('exit', (code) => reject(new Error(`the readers' process ended (${code})`)));
+    });
+    child.send(start);
+    await started;
+    return new Readers(child);
+  }
+
+  rush(): void {
+    this.child.send({ type: 'rush' });
+  }
+
+  stop(): Promise<{ entries: ReturnType<Recorder['entries']>; waits: number[]; lag: { idle: string; rush: string } }> {
+    return new Promise((resolve, reject) => {
+      this.child.once('message', (m: { type: 'done'; entries: ReturnType<Recorder['entries']>; waits: number[]; lag: { idle: string; rush: string } }) => resolve(m));
+      // 'close', not 'exit': a large last message may still be on its way when the process exits.
+      this.child.once('close', (code) => reject(new Error(`the readers' process ended (${code}) without its figures`)));
+      this.child.send({ type: 'stop' });
+    });
+  }
 }
 
 /** Polls the outcomes guests stopped polling (they give up after 120 tries) until all settle, bounded. */

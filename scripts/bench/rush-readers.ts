@@ -1,0 +1,69 @@
+// The rush benchmark's readers, in their own process: the gallery browsers, the admin and the
+// idle-phase status pollers. On a wedding day they are other phones and a laptop; here they get
+// their own event loop so that the sending of 300 uploads in the main process does not delay
+// their timers or their reading of answers, and so adds nothing to the times they record.
+// rush.ts forks this file and talks to it over IPC:
+//   -> { type: 'start', base, password, browsers, seeded, warmUpMs }   <- { type: 'started' }
+//      (the first warmUpMs are recorded as 'warm-up', then the idle baseline)
+//   -> { type: 'rush' }   (the idle baseline ends)
+//   -> { type: 'stop' }   <- { type: 'done', entries, waits, lag: { idle, rush } }
+import { admin, galleryBrowser, pollStatus, type Outcome, type Run } from './rush-clients.js';
+import { Browser, connectionWaits, lagMonitor, Recorder } from './rush-http.js';
+
+export interface StartMessage {
+  type: 'start';
+  base: string;
+  password: string;
+  browsers: number;
+  seeded: Outcome[];
+  warmUpMs: number;
+}
+
+/** The idle phase's status reads: the seed photos polled at the guest page's pace by 20 pollers. */
+async function idlePolling(run: Run, base: string, seeded: Outcome[]): Promise<void> {
+  const b = new Browser(base);
+  const one = async (o: Outcome) => {
+    for (let i = 0; i < 100_000 && !run.stopped(); i++) {
+      await pollStatus(run, b, { ...o }, 1, 1500);
+    }
+  };
+  await Promise.all(seeded.slice(0, 20).map(one));
+  b.close();
+}
+
+if (process.send) {
+  const send = (m: object, then?: () => void) => process.send!(m, undefined, {}, () => then?.());
+  const rec = new Recorder();
+  let stop = false;
+  let readers: Promise<unknown> | undefined;
+  let lag = lagMonitor();
+  let idleLag = '';
+  process.on('message', async (m: StartMessage | { type: 'rush' | 'stop' }) => {
+    if (m.type === 'start') {
+      const run: Run = { rec, stopped: () => stop };
+      rec.phase = 'warm-up';
+      setTimeout(() => {
+        if (rec.phase !== 'warm-up') return;
+        rec.phase = 'idle';
+        lag.stop();
+        lag = lagMonitor();
+      }, m.warmUpMs);
+      readers = Promise.all([
+        ...Array.from({ length: m.browsers }, () => galleryBrowser(run, m.base)),
+        admin(run, m.base, m.password),
+        idlePolling(run, m.base, m.seeded),
+      ]);
+      lag = lagMonitor();
+      send({ type: 'started' });
+    } else if (m.type === 'rush') {
+      idleLag = lag.stop();
+      lag = lagMonitor();
+      rec.phase = 'rush';
+    } else if (m.type === 'stop') {
+      stop = true;
+      await readers;
+      // A large message: leave only once it is written.
+      send({ type: 'done', entries: rec.entries(), waits: connectionWaits, lag: { idle: idleLag, rush: lag.stop() } }, () => process.disconnect());
+    }
+  });
+}
