@@ -6,7 +6,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
  * Serves the build's precompressed copies (`main-….js.br`, `main-….js.gz`, written by
  * scripts/build.mjs) to browsers that accept them, so a phone on a weak connection downloads
  * about a third of the JavaScript. Everything else, and every browser that accepts neither,
- * falls through to the plain file. Browsers send `br` only over HTTPS; gzip everywhere.
+ * falls through to the plain file. Browsers offer `br` over HTTPS (Chromium also to localhost); gzip everywhere.
  */
 export function precompressedAssets(dir: string, options: { maxAge: string; immutable: boolean }): RequestHandler {
   // The assets never change while the server runs: list the copies once.
