@@ -61,10 +61,18 @@ export function openDatabase(file: string, options?: Database.Options): Sqlite {
   return db;
 }
 
+/**
+ * WAL pages between checkpoints (SQLite's default is 1000, 4 MB). A checkpoint runs inside the
+ * commit that fills the WAL and fsyncs the database file on the event loop; under an upload rush
+ * the disk is busy flushing uploads and one such fsync held the loop 380 ms. At 4000 pages
+ * (16 MB of WAL) the 100-guest rush made 26 fsyncs instead of 89.
+ */
+export const WAL_AUTOCHECKPOINT_PAGES = 4000;
+
 /** Opens the app's SQLite file (or ':memory:') with the pragmas the app relies on. */
 export function openSqlite(file: string): Sqlite {
   const db = openDatabase(file);
-  db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;');
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES};`);
   return db;
 }
 
