@@ -70,14 +70,13 @@ async function buildClient() {
   fs.writeFileSync(path.join(dist, 'client-meta.json'), JSON.stringify(result.metafile));
   precompress(path.join(out, 'assets'));
   if (!quiet) {
-    const js = outputs.filter(([f]) => f.endsWith('.js'));
-    const gz = (f) => zlib.gzipSync(fs.readFileSync(path.join(root, f))).length;
-    const total = js.reduce((n, [f]) => n + gz(f), 0);
+    // Sizes of the copies precompress() wrote, the bytes a browser downloads.
+    const sizeOf = (files, ext) => files.reduce((n, f) => n + fs.statSync(path.join(root, f) + ext).size, 0);
+    const js = outputs.filter(([f]) => f.endsWith('.js')).map(([f]) => f);
     // What a guest loads: the entry and the chunks it imports up front (not the admin panel or the wall).
     const guest = [mainJs, ...result.metafile.outputs[mainJs].imports.filter((i) => i.kind === 'import-statement').map((i) => i.path)];
-    const guestGz = guest.reduce((n, f) => n + fs.statSync(path.join(root, f) + '.gz').size, 0);
-    const guestBr = guest.reduce((n, f) => n + fs.statSync(path.join(root, f) + '.br').size, 0);
-    console.log(`client: ${js.length} JS files, ${(total / 1024).toFixed(1)} KB gzip in all; guest pages ${(guestGz / 1024).toFixed(1)} KB gzip, ${(guestBr / 1024).toFixed(1)} KB brotli`);
+    const kb = (n) => (n / 1024).toFixed(1);
+    console.log(`client: ${js.length} JS files, ${kb(sizeOf(js, '.gz'))} KB gzip in all; guest pages ${kb(sizeOf(guest, '.gz'))} KB gzip, ${kb(sizeOf(guest, '.br'))} KB brotli`);
   }
 }
 

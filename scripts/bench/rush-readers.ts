@@ -53,7 +53,6 @@ if (process.send) {
         admin(run, m.base, m.password),
         idlePolling(run, m.base, m.seeded),
       ]);
-      lag = lagMonitor();
       send({ type: 'started' });
     } else if (m.type === 'rush') {
       idleLag = lag.stop();
