@@ -102,7 +102,8 @@ test('an approved photo appears in the gallery and opens in the viewer with its 
   for (const p of [canon, video]) assert.equal((await admin.post(`/admin/api/photos/${p.id}/approve`)).status, 200);
 
   await page.goto(srv.url + '/gallery');
-  await page.locator('.gallery-grid li').nth(1).waitFor();
+  // The skeleton is a .gallery-grid too (aria-busy); wait for the real tiles.
+  await page.locator('.gallery-grid:not([aria-busy]) li').nth(1).waitFor();
   assert.match(await page.getByTestId('gallery-count').innerText(), /^2 photo\(s\) and video\(s\) shared by our guests$/);
   assert.equal(await page.locator('.gallery-grid li').count(), 2);
   assert.ok((await page.locator('.gallery-grid img').evaluateAll((els) => els.map((e) => e.getAttribute('loading')))).every((l) => l === 'lazy'));
@@ -157,7 +158,7 @@ test('phone width with content: no horizontal scrolling on /live and /gallery', 
     const [scroll, inner] = await phone.evaluate(() => [document.scrollingElement!.scrollWidth, window.innerWidth]);
     assert.ok(scroll <= inner, `${path}: scrollWidth ${scroll} <= innerWidth ${inner}`);
   }
-  await phone.locator('.gallery-grid li').first().waitFor();
+  await phone.locator('.gallery-grid:not([aria-busy]) li').first().waitFor();
   await screenshot(phone, 'guest-phone-gallery-content');
   await phone.goto(srv.url + '/live');
   await screenshot(phone, 'guest-phone-live-insights');
