@@ -1,11 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import type { TestClient } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'guest-e2e-media-'));
+const dir = tempDir('guest-e2e-media-');
 
 /** A real H.264 MP4 made by ffmpeg: a short playable clip, or a lossless one that is large. */
 export function makeVideo(name: string, opts: { seconds: number; size: string; lossless?: boolean }): string {

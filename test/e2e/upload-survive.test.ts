@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
@@ -9,12 +8,13 @@ import { CHUNK_SIZE } from '../../client/uploads/constants.js';
 import { newPage, screenshot, ServerProcess, startBrowserAndServer, stopBrowserAndServer } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
 import { adminClient, TestClient } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 import { adminPhotos, row, waitStatus } from './guest-helpers.js';
 
 let browser: Browser;
 let srv: ServerProcess;
 let admin: TestClient;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'upload-survive-'));
+const dir = tempDir('upload-survive-');
 before(async () => {
   [browser, srv] = await startBrowserAndServer();
   admin = await adminClient(srv.url);

@@ -1,15 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { loadConfig } from '../../server/config.js';
 import { setLogLevel } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/server.js';
+import { tempDir } from './temp.js';
 
 export const ADMIN = { username: 'admin', password: 'correct-horse-battery' };
 
-export function tempDir(prefix = 'wedding-test-'): string {
-  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-}
+export { tempDir } from './temp.js';
 
 /** A real server on port 0 with a real migrated SQLite file in a temp DATA_DIR. */
 export async function startTestServer(env: Record<string, string> = {}, dataDir = tempDir()): Promise<RunningServer & { dataDir: string }> {

@@ -2,13 +2,13 @@
 // SQLite's 1000: each checkpoint fsyncs on the event loop, so under an upload rush fewer is better.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { openSqlite, WAL_AUTOCHECKPOINT_PAGES } from '../../server/db/open.js';
+import { tempDir } from '../helpers/temp.js';
 
 test('the WAL grows past SQLite\'s default 1000 pages before a checkpoint, and is checkpointed by the limit', () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wedding-wal-'));
+  const dir = tempDir('wedding-wal-');
   const file = path.join(dir, 'wal.db');
   const db = openSqlite(file);
   try {

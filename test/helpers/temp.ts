@@ -1,0 +1,26 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+const made: string[] = [];
+
+/**
+ * A fresh directory under the system's temp folder, removed when this test file's process exits
+ * (node:test runs each file in a process of its own), so runs of the suite leave nothing behind.
+ */
+export function tempDir(prefix = 'wedding-test-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  if (!made.length) process.once('exit', removeAll);
+  made.push(dir);
+  return dir;
+}
+
+function removeAll(): void {
+  for (const dir of made.splice(0)) {
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {
+      // A directory a test left mounted or busy: nothing more to do at exit.
+    }
+  }
+}
