@@ -1,6 +1,6 @@
 import { afterEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { api, cleanup, click, control, controls, dialogs, hasText, renderAdmin, waitFor } from '../helpers/admin-render.js';
+import { api, cleanup, click, control, controls, dialogs, hasText, renderAdmin, settle, waitFor } from '../helpers/admin-render.js';
 import { photo, serveAs } from './admin-fixtures.js';
 import { toasts } from '../../client/components/ui/toast.js';
 import { initialView, queuePhotos, viewReducer } from '../../client/state/adminPhotos.js';
@@ -53,6 +53,31 @@ describe('photo page modes', () => {
     // Reject deletes, so a bride (no delete permission) is not offered it.
     assert.equal(controls('Reject', page).length, 0);
     assert.equal(controls('Approve', page).length, 2);
+  });
+
+  test('switching modes never shows the other mode\'s list, and a slow earlier answer does not overwrite a later one', async () => {
+    const photos = [photo(), photo({ is_visible: false }), photo({ is_visible: false })];
+    const page = await photosPage('admin', photos);
+    // From now on the queue's answer is slow: it arrives after the All answer asked for later.
+    let releaseQueue = () => {};
+    api.on('GET /admin/api/photos', async (c) => {
+      const pending = c.query.get('pending') === 'true';
+      if (pending) await new Promise<void>((r) => (releaseQueue = r));
+      const list = pending ? photos.filter((p) => !p.is_visible) : photos;
+      return { body: { success: true, photos: list, pagination: { page: 1, pages: 1, total: list.length, has_prev: false, has_next: false } } };
+    });
+    await click(control('Approval Queue', page));
+    // Until the queue's own answer: no count in its heading, no All photo shown as a queue card.
+    assert.equal(heading(page), 'Photo Approval Queue');
+    assert.equal(cards(page, 'approval-card').length, 0);
+    assert.ok(page.querySelector('[aria-label="Loading photos"]'), 'the skeleton shows meanwhile');
+    await click(control('All Photos', page));
+    await waitFor(() => cards(page).length === 3, 'the All list again');
+    releaseQueue();
+    await settle();
+    assert.match(heading(page), /^Photo Management \(3 total\)/, 'the late queue answer is dropped');
+    assert.equal(cards(page).length, 3);
+    assert.equal(cards(page, 'approval-card').length, 0);
   });
 
   test('the queue keeps only hidden photos even if the server sends a visible one', () => {

@@ -52,7 +52,9 @@ export interface Call {
   query: URLSearchParams;
   body: unknown;
 }
-type Reply = { status?: number; body?: unknown } | ((call: Call) => { status?: number; body?: unknown });
+type Answer = { status?: number; body?: unknown };
+/** A function may answer later (a Promise), to play a slow server. */
+type Reply = Answer | ((call: Call) => Answer | Promise<Answer>);
 
 /** A fake server: routes are "METHOD /path" (query ignored); unknown routes answer 404 JSON. */
 export class FakeApi {
@@ -82,7 +84,7 @@ export class FakeApi {
     this.calls.push(call);
     const reply = this.routes.get(`${method} ${url.pathname}`);
     if (!reply) return json(404, { success: false, error: 'Not found' });
-    const r = typeof reply === 'function' ? reply(call) : reply;
+    const r = typeof reply === 'function' ? await reply(call) : reply;
     return json(r.status ?? 200, r.body ?? { success: true });
   };
 }

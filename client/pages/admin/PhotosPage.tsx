@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useEffect, useReducer, useState } from 'react';
+import { useCallback, useEffect, useReducer, useRef, useState } from 'react';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import type { AdminPhotoList } from '../../../common/api-types';
 import { adminApi } from '../../api/admin';
@@ -17,12 +17,16 @@ export function PhotosPage() {
   useSignals();
   const perms = permissionsOf(me.value);
   const [view, dispatch] = useReducer(viewReducer, undefined, initialView);
-  const [list, setList] = useState<AdminPhotoList | null>(null);
+  // The last answer, with the view it was asked for: another mode's list is never shown as this one's.
+  const [loaded, setLoaded] = useState<{ mode: string; list: AdminPhotoList } | null>(null);
   const [error, setError] = useState(false);
   const [nonce, setNonce] = useState(0);
   const queue = view.mode === 'queue';
+  const list = loaded?.mode === view.mode ? loaded.list : null;
+  const asking = useRef(0);
 
   const load = useCallback(async () => {
+    const ask = ++asking.current;
     try {
       const r = await adminApi.photos({
         page: view.page,
@@ -31,13 +35,15 @@ export function PhotosPage() {
         pending: view.mode === 'queue',
         uploader: view.uploader,
       });
-      setList(r);
+      // An answer overtaken by a later question (another mode, page or filter) is dropped.
+      if (ask !== asking.current) return;
+      setLoaded({ mode: view.mode, list: r });
       setError(false);
       dispatch({ type: 'listChanged' });
       // A page emptied by deletions falls back to the last page that exists.
       if (r.photos.length === 0 && view.page > 1 && r.pagination.pages < view.page) dispatch({ type: 'page', page: Math.max(1, r.pagination.pages) });
     } catch (err) {
-      if (handleUnauthorized(err)) return;
+      if (handleUnauthorized(err) || ask !== asking.current) return;
       console.error('Failed to load photos', err);
       setError(true);
     }
