@@ -139,6 +139,7 @@ describe('admin panel in a browser', () => {
     const { page, context } = await newPage(browser, { width: 390, height: 844 });
     await uiLogin(page, server.url);
     const nav = page.getByRole('navigation', { name: 'Admin' });
+    await page.getByRole('button', { name: 'Open menu' }).waitFor();
     assert.equal(await nav.isVisible(), false);
     await page.getByRole('button', { name: 'Open menu' }).click();
     await nav.waitFor({ state: 'visible' });

@@ -88,7 +88,10 @@ test('a newly visible photo is on the wall within 5 s; a burst is queued, each u
   await currentSlide(page).locator(`img[src*="${late}"]`).waitFor({ timeout: 5000 });
   const took = Date.now() - approvedAt;
   assert.ok(took < 5000, `shown after ${took} ms`);
-  assert.ok(took >= 2500, `the previous slide stayed up its 3 s (${took} ms)`);
+  // Timed by the page itself: the test notices the slide change later than it happens.
+  const log = await page.evaluate(() => (window as unknown as { shows: [string, number][] }).shows);
+  const i = log.findIndex(([id]) => id === late);
+  assert.ok(i > 0 && log[i][1] - log[i - 1][1] >= 2800, `the previous slide stayed up its 3 s: ${JSON.stringify(log)}`);
 
   const r = await admin.post('/admin/api/photos/bulk-toggle-visibility', { photo_ids: burst, action: 'show' });
   assert.equal(r.status, 200);
@@ -117,6 +120,8 @@ test('the gallery offers the moments that have photos and filters by one; it sta
   await page.goto(srv.url + '/gallery');
   const filter = page.getByRole('group', { name: 'Show photos from' });
   await filter.getByRole('button', { name: 'Welcome Party' }).waitFor();
+  // The moment buttons come from requests of their own; the count needs the gallery's first page.
+  await page.locator('.gallery-grid:not([aria-busy]) li').first().waitFor();
   const offered = await filter.getByRole('button').allInnerTexts();
   assert.deepEqual(offered, ['All', 'Welcome Party', 'Ceremony & Reception'], 'Goodbye Brunch has no photos');
   const total = Number((await page.getByTestId('gallery-count').innerText()).split(' ')[0]);
@@ -137,7 +142,7 @@ test('the gallery offers the moments that have photos and filters by one; it sta
   assert.equal(await page.locator('.gallery-tile').count(), 0);
   assert.equal((await admin.put('/admin/api/settings', { gallery_opens_at: null })).status, 200);
   await page.reload();
-  await page.locator('.gallery-tile').first().waitFor();
+  await page.locator('.gallery-grid:not([aria-busy]) .gallery-tile').first().waitFor();
   assert.deepEqual(errors, []);
   await page.context().close();
 });

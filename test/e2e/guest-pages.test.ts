@@ -156,6 +156,7 @@ test('phone width (390x844): no horizontal scrolling on the guest pages', async 
     await page.goto(srv.url + path);
     await page.locator('footer').waitFor();
     await page.waitForFunction(() => document.querySelector('footer')?.textContent?.includes('Emma'));
+    if (path === '/gallery') await page.getByRole('heading', { name: 'No Photos or Videos Yet' }).waitFor();
     const [scroll, inner] = await page.evaluate(() => [document.scrollingElement!.scrollWidth, window.innerWidth]);
     assert.ok(scroll <= inner, `${path}: scrollWidth ${scroll} <= innerWidth ${inner}`);
     await screenshot(page, `guest-phone-${name}`);

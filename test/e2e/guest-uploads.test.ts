@@ -42,12 +42,15 @@ test('guests upload real photos and a video: progress, labels, sizes, toasts, th
     assert.match(meta, new RegExp(fileLabel(name.endsWith('.mp4') ? 'video/mp4' : 'image/jpeg')));
     assert.ok(meta.includes(formatSize(fs.statSync(f).size)), `${name}: ${meta}`);
   }
+  // "Thank you for sharing!" shows for 3 s from the last file's completion: watch for it from now.
+  const thanks = page.locator('.dropzone', { hasText: 'Thank you for sharing!' }).waitFor({ timeout: 120_000 });
+  thanks.catch(() => undefined);
   await page.locator('.toast', { hasText: 'Upload successful!' }).first().waitFor();
   assert.match(await page.locator('.toast', { hasText: 'Upload successful!' }).first().innerText(), /has been uploaded/);
   for (const f of files) await waitStatus(page, f.split('/').at(-1)!, 'complete');
   for (const bar of await page.getByRole('progressbar').all()) assert.equal(await bar.getAttribute('aria-valuenow'), '100');
   assert.deepEqual(posts.filter((p) => p === '/api/upload').length, 4, 'small files go in one request each');
-  await page.locator('.dropzone', { hasText: 'Thank you for sharing!' }).waitFor();
+  await thanks;
   await screenshot(page, 'guest-live-uploaded');
 
   // The insights card appears with the new numbers.
@@ -155,6 +158,8 @@ test('phone width with content: no horizontal scrolling on /live and /gallery', 
   for (const path of ['/live', '/gallery']) {
     if (path !== '/live') await phone.goto(srv.url + path);
     await phone.locator('footer').waitFor();
+    // Measured with the photos in place, not the loading skeleton.
+    if (path === '/gallery') await phone.locator('.gallery-grid:not([aria-busy]) li').first().waitFor();
     const [scroll, inner] = await phone.evaluate(() => [document.scrollingElement!.scrollWidth, window.innerWidth]);
     assert.ok(scroll <= inner, `${path}: scrollWidth ${scroll} <= innerWidth ${inner}`);
   }

@@ -31,6 +31,8 @@ test('the QR sign shows the names, the instruction and the /live address, and it
   await page.locator('.qr-sign-code').evaluate((img: HTMLImageElement) => img.decode());
   await sign.getByText('Anna and Ben').waitFor();
   assert.match(await sign.innerText(), /Scan to share your photos and videos/);
+  // The page shows its own address until /api/public-url answers.
+  await sign.getByText(`${PUBLIC_URL}/live`, { exact: true }).waitFor();
   assert.equal(await page.locator('.qr-sign-url').innerText(), `${PUBLIC_URL}/live`);
   assert.ok(await page.getByRole('button', { name: 'Print' }).isVisible());
 

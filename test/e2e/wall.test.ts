@@ -84,10 +84,11 @@ test('a photo approved while another shows comes up next, before the rotation co
         }
     }).observe(document, { childList: true, subtree: true });
   });
-  await page.goto(srv.url + '/wall?interval=1500');
+  // Slides of 3 s leave room for noticing the first one and approving on a busy machine.
+  await page.goto(srv.url + '/wall?interval=3000');
   await page.locator('.wall-slide').first().waitFor();
   await a.post(`/admin/api/photos/${ids[2]}/approve`);
-  await page.waitForFunction((id) => (window as unknown as { shownIds: string[] }).shownIds.includes(id), ids[2], { timeout: 6000 });
+  await page.waitForFunction((id) => (window as unknown as { shownIds: string[] }).shownIds.includes(id), ids[2], { timeout: 12_000 });
   const order = await page.evaluate(() => (window as unknown as { shownIds: string[] }).shownIds);
   const at = order.indexOf(ids[2]);
   // It came straight after whatever was up when it was approved (at most one more slide could have started meanwhile).
