@@ -42,11 +42,13 @@ export class BenchServer {
     return rssOf(this.child.pid!);
   }
 
-  /** The server's RSS plus that of its media worker (processing runs there), in bytes. */
-  rssWithWorker(): number {
-    return descendants(this.child.pid!)
+  /** The RSS of the server's media worker (processing runs there), in bytes; 0 while none runs. */
+  workerRss(): number {
+    // Its direct child only: a process the worker has just forked to run ffmpeg carries the
+    // worker's command line and a copy of its page tables until it execs, and would count twice.
+    return children(this.child.pid!)
       .filter((pid) => readOr(`/proc/${pid}/cmdline`).includes('media-worker'))
-      .reduce((sum, pid) => sum + rssOf(pid), this.rss());
+      .reduce((sum, pid) => sum + rssOf(pid), 0);
   }
 
   async stop(): Promise<void> {
@@ -154,9 +156,8 @@ function rssOf(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(readOr(`/proc/${pid}/status`))?.[1] ?? 0) * 1024;
 }
 
-/** Every process below `pid` (Linux /proc/<pid>/task/<tid>/children). */
-function descendants(pid: number): number[] {
+/** The processes `pid` started (Linux /proc/<pid>/task/<tid>/children). */
+function children(pid: number): number[] {
   const tasks = fs.existsSync(`/proc/${pid}/task`) ? fs.readdirSync(`/proc/${pid}/task`) : [];
-  const kids = tasks.flatMap((t) => readOr(`/proc/${pid}/task/${t}/children`).trim().split(' ').filter(Boolean).map(Number));
-  return kids.flatMap((k) => [k, ...descendants(k)]);
+  return tasks.flatMap((t) => readOr(`/proc/${pid}/task/${t}/children`).trim().split(' ').filter(Boolean).map(Number));
 }

@@ -42,7 +42,15 @@ export class Browser {
         res.on('end', () => {
           const now = performance.now();
           const timing = /after-body;dur=([\d.]+)/.exec(String(res.headers['server-timing'] ?? ''));
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8'), ms: now - t0, serverMs: timing ? Number(timing[1]) : NaN });
+          // Decoded only when read: thumbnails and display images are counted, not decoded.
+          resolve({
+            status: res.statusCode ?? 0,
+            get body() {
+              return Buffer.concat(parts).toString('utf8');
+            },
+            ms: now - t0,
+            serverMs: timing ? Number(timing[1]) : NaN,
+          });
         });
       });
       // Timed from the moment the request has a connection: waiting for one of this browser's
