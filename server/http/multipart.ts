@@ -7,8 +7,11 @@ import { errorAnswer } from './errors.js';
 /** A form's text fields, name -> last value. */
 export type Fields = Record<string, string>;
 
-/** Gets the first file part (with the fields sent before it) and must consume it. */
-export type OnFile = (file: Readable, filename: string, fieldsSoFar: Fields) => Promise<void>;
+/**
+ * Gets the first file part (with the fields sent before it) and must consume it. `arrived` turns
+ * true once the request's last byte has come in from the network (the rest is in memory).
+ */
+export type OnFile = (file: Readable, filename: string, fieldsSoFar: Fields, arrived: () => boolean) => Promise<void>;
 
 /** What the current request does with its file part; multer's engine is shared, the handler is per request. */
 const handlers = new WeakMap<Request, OnFile>();
@@ -22,7 +25,7 @@ const handOver: multer.StorageEngine = {
   _handleFile(req, file, cb) {
     const onFile = handlers.get(req);
     if (!onFile) return cb(new Error('no handler for the file part'));
-    onFile(file.stream, file.originalname ?? '', plainFields(req.body)).then(
+    onFile(file.stream, file.originalname ?? '', plainFields(req.body), () => req.complete).then(
       () => cb(null, {}),
       (e) => cb(e),
     );
@@ -94,11 +97,11 @@ export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: F
     let failure: unknown;
     let partError: unknown;
     let settled = false;
-    handlers.set(req, (file, filename, before) => {
+    handlers.set(req, (file, filename, before, arrived) => {
       sawFile = true;
       // Told apart from the handler's own failures: a part that broke is the body's fault (400), not ours.
       file.once('error', (e) => (partError = e));
-      fileDone = onFile(file, filename, before).catch((e) => {
+      fileDone = onFile(file, filename, before, arrived).catch((e) => {
         failure = e;
         throw e;
       });

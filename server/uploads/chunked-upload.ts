@@ -70,18 +70,18 @@ export class ChunkedUploads {
     let direct: { fields: ChunkFields; release: () => void; done: boolean } | undefined;
     let spool: string | undefined;
     try {
-      const { fields, sawFile } = await readForm(async (file, _name, before) => {
+      const { fields, sawFile } = await readForm(async (file, _name, before, arrived) => {
         if (hasChunkFields(before)) {
           // Fields first (what our client sends): write the bytes straight into place.
           const f = parseChunkFields(before, max);
           direct = { fields: f, release: await this.locks.acquire(f.key), done: false };
-          await this.apply(f, file, clientAddress);
+          await this.apply(f, file, clientAddress, arrived);
           direct.done = true;
         } else {
           spool = path.join(this.d.paths.incoming, `${newId()}.chunk`);
           const handle = await fsp.open(spool, 'w');
           try {
-            await pour(file, new FileSink({ fd: handle.fd, position: 0, hash: null, limit: max, tooLarge: () => tooLarge('The chunk is too large.') }));
+            await pour(file, new FileSink({ fd: handle.fd, position: 0, hash: null, limit: max, tooLarge: () => tooLarge('The chunk is too large.'), arrived }));
           } finally {
             await handle.close();
           }
@@ -128,7 +128,7 @@ export class ChunkedUploads {
   }
 
   /** Writes one chunk's new bytes at the end of the partial file (under the upload's lock). */
-  private async apply(f: ChunkFields, src: Readable, clientAddress: string): Promise<void> {
+  private async apply(f: ChunkFields, src: Readable, clientAddress: string, arrived?: () => boolean): Promise<void> {
     if (f.endsShort) {
       await discard(src);
       await this.dropByKey(f.key);
@@ -173,7 +173,7 @@ export class ChunkedUploads {
       await discard(src);
       throw e;
     });
-    await this.write(row, f, src);
+    await this.write(row, f, src, arrived);
   }
 
   private async create(f: ChunkFields, clientAddress: string): Promise<UploadRow> {
@@ -191,7 +191,7 @@ export class ChunkedUploads {
     });
   }
 
-  private async write(row: UploadRow, f: ChunkFields, src: Readable): Promise<void> {
+  private async write(row: UploadRow, f: ChunkFields, src: Readable, arrived?: () => boolean): Promise<void> {
     const state = await this.hashFor(row);
     const declared = f.chunkEnd - f.chunkStart;
     const handle = await fsp.open(this.abs(row.temp_path), 'r+');
@@ -203,6 +203,7 @@ export class ChunkedUploads {
       limit: declared,
       tooLarge: () => invalid(`Size mismatch: the chunk is longer than chunk_end - chunk_start (${declared} bytes).`),
       sniff: row.received_bytes === 0,
+      arrived,
     });
     try {
       await pour(src, sink);

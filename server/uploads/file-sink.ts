@@ -26,6 +26,12 @@ export interface FileSinkOptions {
   tooLarge: () => AppError;
   /** Check the first bytes' magic before anything is written. */
   sniff?: boolean;
+  /**
+   * True once the request's last byte has come in from the network. From then on its pieces skip
+   * the pacer's queue: what is left is already in memory, so nothing is held back in the
+   * connection by waiting, and finishing lets the phone have its answer and send its next piece.
+   */
+  arrived?: () => boolean;
 }
 
 /**
@@ -67,8 +73,8 @@ export class FileSink extends Writable {
       this.pending.push(...bufs);
       this.pendingBytes += total;
       // Each piece waits for room in a turn of the event loop (pacer.ts) before more is taken in.
-      if (this.pendingBytes < WRITE_BATCH) return paceUploadBytes(total, () => cb());
-      return paceUploadBytes(total, () => this.settle(this.flush(), cb));
+      if (this.pendingBytes < WRITE_BATCH) return this.pace(total, () => cb());
+      return this.pace(total, () => this.settle(this.flush(), cb));
     }
     this.settle(
       (async () => {
@@ -77,6 +83,11 @@ export class FileSink extends Writable {
       })(),
       cb,
     );
+  }
+
+  private pace(bytes: number, go: () => void): void {
+    if (this.o.arrived?.()) go();
+    else paceUploadBytes(bytes, go);
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {

@@ -32,7 +32,7 @@ export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadFor
   let clientName = '';
   const hash = crypto.createHash('sha256');
   try {
-    const { fields, sawFile } = await readForm(async (file, filename) => {
+    const { fields, sawFile } = await readForm(async (file, filename, _before, arrived) => {
       clientName = filename;
       const handle = await fs.open(tempPath, 'w');
       try {
@@ -43,6 +43,7 @@ export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadFor
           limit: d.maxUploadBytes,
           tooLarge: () => fileTooLarge(d.maxUploadBytes),
           sniff: true,
+          arrived,
         });
         await pour(file, sink);
       } finally {

@@ -6,10 +6,11 @@ export type FormFields = Record<string, string>;
 /**
  * How the uploads service reads one form without knowing where it comes from (the routes pass
  * the multipart reader): `onFile` gets the first file part as a stream, with the fields sent
- * before it, and must consume it; the promise settles once the whole form is read.
+ * before it, and must consume it; the promise settles once the whole form is read. `arrived`
+ * turns true once the last byte of the request has come in (FileSinkOptions.arrived).
  */
 export type ReadForm = (
-  onFile: (file: Readable, filename: string, fieldsBefore: FormFields) => Promise<void>,
+  onFile: (file: Readable, filename: string, fieldsBefore: FormFields, arrived: () => boolean) => Promise<void>,
 ) => Promise<{ fields: FormFields; sawFile: boolean }>;
 
 /** Pipes a part into a sink and settles when the sink has everything (or fails). */

@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { FileSink } from '../../server/uploads/file-sink.js';
 import { paceUploadBytes, TURN_BUDGET_BYTES } from '../../server/uploads/pacer.js';
+import { tempDir } from '../helpers/temp.js';
 
 const nextTurn = () => new Promise((r) => setImmediate(r));
 
@@ -21,4 +25,25 @@ test('upload pieces go ahead up to the budget of one event-loop turn; the rest w
   await nextTurn();
   await nextTurn();
   assert.equal(big, true);
+});
+
+test('an upload whose request has fully arrived is not held behind other uploads\' pieces; one still arriving waits its turn', async () => {
+  await nextTurn();
+  const file = path.join(tempDir('wedding-pacer-'), 'piece');
+  const handle = await fs.promises.open(file, 'w');
+  try {
+    // Other uploads' pieces fill this turn's budget and the next three.
+    const others: number[] = [];
+    for (let i = 0; i < 4; i++) paceUploadBytes(TURN_BUDGET_BYTES, () => others.push(i));
+    const written = (arrived: boolean) => {
+      const sink = new FileSink({ fd: handle.fd, position: 0, hash: null, limit: 1 << 20, tooLarge: () => new Error('too large') as never, arrived: () => arrived });
+      return new Promise<number>((resolve) => sink.write(Buffer.alloc(64 * 1024, 1), () => resolve(others.length)));
+    };
+    // Each resolves with how many of the others had gone ahead of it.
+    const [done, arriving] = [written(true), written(false)];
+    assert.equal(await done, 1, 'the finished request goes in the turn it asks');
+    assert.equal(await arriving, 4, 'the one still arriving waits behind every piece queued before it');
+  } finally {
+    await handle.close();
+  }
 });
