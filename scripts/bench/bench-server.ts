@@ -16,7 +16,7 @@ export class BenchServer {
   constructor(private readonly env: Record<string, string> = {}) {}
 
   async start(): Promise<this> {
-    const port = 21000 + Math.floor(Math.random() * 20000);
+    const port = 21000 + Math.floor(Math.random() * 11000); // below the ephemeral ports (32768+)
     const built = path.join(ROOT, 'dist/server/main.js');
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
     const args = fs.existsSync(built) ? [...prof, built] : ['--import', 'tsx', path.join(ROOT, 'server/main.ts')];

@@ -22,7 +22,7 @@ if (!process.argv.includes('--no-build')) {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wedding-bench-export-'));
-const port = 20000 + Math.floor(Math.random() * 20000);
+const port = 20000 + Math.floor(Math.random() * 12000); // below the ephemeral ports (32768+)
 const base = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, [path.join(ROOT, 'dist/server/main.js')], {
   cwd: ROOT,

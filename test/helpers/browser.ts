@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { serverPort } from './ports.js';
 import { ADMIN, tempDir } from './server.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -38,8 +39,21 @@ export class ServerProcess {
     public port = 0,
   ) {}
 
+  /** Starts the server; on a port of its own choosing it tries others while one is taken. */
   async start(): Promise<this> {
-    if (!this.port) this.port = 20000 + Math.floor(Math.random() * 20000);
+    const choosing = !this.port;
+    for (let attempt = 1; ; attempt++) {
+      if (choosing) this.port = serverPort();
+      try {
+        return await this.launch();
+      } catch (e) {
+        if (!choosing || attempt === 5 || !this.log.includes('EADDRINUSE')) throw e;
+        this.log = '';
+      }
+    }
+  }
+
+  private async launch(): Promise<this> {
     this.child = spawn(process.execPath, [path.join(ROOT, 'dist/server/main.js')], {
       cwd: ROOT,
       env: {

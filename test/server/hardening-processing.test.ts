@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { openSqlite } from '../../server/db/open.js';
 import { sample } from '../helpers/samples.js';
+import { serverPort } from '../helpers/ports.js';
 import { ADMIN, startTestServer, tempDir, TestClient } from '../helpers/server.js';
 import { makeVideo, tinyImage, uploadFile, waitForStatus } from '../helpers/uploads.js';
 
@@ -84,7 +85,7 @@ test('a file whose processing kills the server is tried at most 3 times across r
   // worker's server), as running out of memory would.
   const killer = script("kill -9 $(cut -d' ' -f4 /proc/$PPID/stat); sleep 5");
   const dataDir = tempDir('wedding-crash-');
-  const server = new Child(dataDir, 20000 + Math.floor(Math.random() * 20000), { FFPROBE_PATH: killer });
+  const server = new Child(dataDir, serverPort(), { FFPROBE_PATH: killer });
   assert.equal(await server.start(), true, server.log);
   // The job may start, and the server die, before the answer is on its way: the row tells the id.
   await uploadFile(server.url, makeVideo('mp4'), 'deadly.mp4').catch(() => undefined);
