@@ -8,6 +8,11 @@ import { fileURLToPath } from 'node:url';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The real server in its own process (so the benchmark's client does not share its event loop). */
+/** A port for a benchmark's server, below Linux's ephemeral range (32768+) that outgoing connections take. */
+export function benchPort(): number {
+  return 21000 + Math.floor(Math.random() * 11000);
+}
+
 export class BenchServer {
   child!: ChildProcess;
   url = '';
@@ -16,7 +21,7 @@ export class BenchServer {
   constructor(private readonly env: Record<string, string> = {}) {}
 
   async start(): Promise<this> {
-    const port = 21000 + Math.floor(Math.random() * 11000); // below the ephemeral ports (32768+)
+    const port = benchPort();
     const built = path.join(ROOT, 'dist/server/main.js');
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
     const args = fs.existsSync(built) ? [...prof, built] : ['--import', 'tsx', path.join(ROOT, 'server/main.ts')];

@@ -8,6 +8,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../../server/db/open.js';
+import { benchPort } from './bench-server.js';
 
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../..');
 const MB = 1024 * 1024;
@@ -22,7 +23,7 @@ if (!process.argv.includes('--no-build')) {
 }
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wedding-bench-export-'));
-const port = 20000 + Math.floor(Math.random() * 12000); // below the ephemeral ports (32768+)
+const port = benchPort();
 const base = `http://127.0.0.1:${port}`;
 const server = spawn(process.execPath, [path.join(ROOT, 'dist/server/main.js')], {
   cwd: ROOT,

@@ -19,6 +19,14 @@ export interface StartMessage {
   warmUpMs: number;
 }
 
+/** The readers' figures, their last message. */
+export interface DoneMessage {
+  type: 'done';
+  entries: ReturnType<Recorder['entries']>;
+  waits: number[];
+  lag: { idle: string; rush: string };
+}
+
 /** The idle phase's status reads: the seed photos polled at the guest page's pace by 20 pollers. */
 async function idlePolling(run: Run, base: string, seeded: Outcome[]): Promise<void> {
   const b = new Browser(base);
@@ -62,7 +70,8 @@ if (process.send) {
       stop = true;
       await readers;
       // A large message: leave only once it is written.
-      send({ type: 'done', entries: rec.entries(), waits: connectionWaits, lag: { idle: idleLag, rush: lag.stop() } }, () => process.disconnect());
+      const done: DoneMessage = { type: 'done', entries: rec.entries(), waits: connectionWaits, lag: { idle: idleLag, rush: lag.stop() } };
+      send(done, () => process.disconnect());
     }
   });
 }

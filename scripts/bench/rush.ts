@@ -22,7 +22,7 @@ import { BenchServer } from './bench-server.js';
 import { fork, type ChildProcess } from 'node:child_process';
 import { approveAll, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
 import { Browser, connectionWaits, lagMonitor, percentile, Recorder, type Phase } from './rush-http.js';
-import type { StartMessage } from './rush-readers.js';
+import type { DoneMessage, StartMessage } from './rush-readers.js';
 import { generateMedia, type MediaFile } from './rush-media.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -175,9 +175,9 @@ class Readers {
     this.child.send({ type: 'rush' });
   }
 
-  stop(): Promise<{ entries: ReturnType<Recorder['entries']>; waits: number[]; lag: { idle: string; rush: string } }> {
+  stop(): Promise<DoneMessage> {
     return new Promise((resolve, reject) => {
-      this.child.once('message', (m: { type: 'done'; entries: ReturnType<Recorder['entries']>; waits: number[]; lag: { idle: string; rush: string } }) => resolve(m));
+      this.child.once('message', (m: DoneMessage) => resolve(m));
       // 'close', not 'exit': a large last message may still be on its way when the process exits.
       this.child.once('close', (code) => reject(new Error(`the readers' process ended (${code}) without its figures`)));
       this.child.send({ type: 'stop' });

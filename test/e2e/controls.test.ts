@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { newPage, screenshot, ServerProcess, startBrowserAndServer, stopBrowserAndServer, uiLogin } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
 import { adminClient, TestClient } from '../helpers/server.js';
+import { galleryTiles } from './guest-helpers.js';
 import { guestUpload, waitProcessed } from './wall-helpers.js';
 
 let browser: Browser;
@@ -121,7 +122,7 @@ test('the gallery offers the moments that have photos and filters by one; it sta
   const filter = page.getByRole('group', { name: 'Show photos from' });
   await filter.getByRole('button', { name: 'Welcome Party' }).waitFor();
   // The moment buttons come from requests of their own; the count needs the gallery's first page.
-  await page.locator('.gallery-grid:not([aria-busy]) li').first().waitFor();
+  await galleryTiles(page).first().waitFor();
   const offered = await filter.getByRole('button').allInnerTexts();
   assert.deepEqual(offered, ['All', 'Welcome Party', 'Ceremony & Reception'], 'Goodbye Brunch has no photos');
   const total = Number((await page.getByTestId('gallery-count').innerText()).split(' ')[0]);
@@ -142,7 +143,7 @@ test('the gallery offers the moments that have photos and filters by one; it sta
   assert.equal(await page.locator('.gallery-tile').count(), 0);
   assert.equal((await admin.put('/admin/api/settings', { gallery_opens_at: null })).status, 200);
   await page.reload();
-  await page.locator('.gallery-grid:not([aria-busy]) .gallery-tile').first().waitFor();
+  await galleryTiles(page).first().waitFor();
   assert.deepEqual(errors, []);
   await page.context().close();
 });

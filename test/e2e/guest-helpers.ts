@@ -27,3 +27,6 @@ export async function adminPhotos(admin: TestClient): Promise<{ id: string; orig
   if (r.status !== 200) throw new Error(`admin photos: ${r.status}`);
   return r.body.photos;
 }
+
+/** The gallery's photo tiles once its first page has arrived (the loading skeleton is a .gallery-grid too, marked aria-busy). */
+export const galleryTiles = (page: Page) => page.locator('.gallery-grid:not([aria-busy]) li');

@@ -6,7 +6,7 @@ import { fileLabel, formatSize } from '../../client/uploads/format.js';
 import { launchBrowser, newPage, screenshot, ServerProcess } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
 import { TestClient } from '../helpers/server.js';
-import { adminPhotos, makeVideo, row, waitStatus } from './guest-helpers.js';
+import { adminPhotos, galleryTiles, makeVideo, row, waitStatus } from './guest-helpers.js';
 
 let browser: Browser;
 let srv: ServerProcess;
@@ -105,8 +105,7 @@ test('an approved photo appears in the gallery and opens in the viewer with its 
   for (const p of [canon, video]) assert.equal((await admin.post(`/admin/api/photos/${p.id}/approve`)).status, 200);
 
   await page.goto(srv.url + '/gallery');
-  // The skeleton is a .gallery-grid too (aria-busy); wait for the real tiles.
-  await page.locator('.gallery-grid:not([aria-busy]) li').nth(1).waitFor();
+  await galleryTiles(page).nth(1).waitFor();
   assert.match(await page.getByTestId('gallery-count').innerText(), /^2 photo\(s\) and video\(s\) shared by our guests$/);
   assert.equal(await page.locator('.gallery-grid li').count(), 2);
   assert.ok((await page.locator('.gallery-grid img').evaluateAll((els) => els.map((e) => e.getAttribute('loading')))).every((l) => l === 'lazy'));
@@ -159,11 +158,11 @@ test('phone width with content: no horizontal scrolling on /live and /gallery', 
     if (path !== '/live') await phone.goto(srv.url + path);
     await phone.locator('footer').waitFor();
     // Measured with the photos in place, not the loading skeleton.
-    if (path === '/gallery') await phone.locator('.gallery-grid:not([aria-busy]) li').first().waitFor();
+    if (path === '/gallery') await galleryTiles(phone).first().waitFor();
     const [scroll, inner] = await phone.evaluate(() => [document.scrollingElement!.scrollWidth, window.innerWidth]);
     assert.ok(scroll <= inner, `${path}: scrollWidth ${scroll} <= innerWidth ${inner}`);
   }
-  await phone.locator('.gallery-grid:not([aria-busy]) li').first().waitFor();
+  await galleryTiles(phone).first().waitFor();
   await screenshot(phone, 'guest-phone-gallery-content');
   await phone.goto(srv.url + '/live');
   await screenshot(phone, 'guest-phone-live-insights');

@@ -5,7 +5,7 @@ import { tempDir } from './temp.js';
 
 export const ADMIN = { username: 'admin', password: 'correct-horse-battery' };
 
-export { tempDir } from './temp.js';
+export { tempDir };
 
 /** A real server on port 0 with a real migrated SQLite file in a temp DATA_DIR. */
 export async function startTestServer(env: Record<string, string> = {}, dataDir = tempDir()): Promise<RunningServer & { dataDir: string }> {

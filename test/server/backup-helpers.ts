@@ -42,9 +42,14 @@ export interface ListedPhoto {
 }
 
 export async function allPhotos(admin: TestClient): Promise<ListedPhoto[]> {
-  const r = await admin.get('/admin/api/photos?page=1&per_page=100&show_all=true');
-  if (r.status !== 200) throw new Error(`photo list: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.photos;
+  // Every page: on a slow machine the racing uploads alone pass the 100 of one page.
+  const photos: ListedPhoto[] = [];
+  for (let page = 1; ; page++) {
+    const r = await admin.get(`/admin/api/photos?page=${page}&per_page=100&show_all=true`);
+    if (r.status !== 200) throw new Error(`photo list: ${r.status} ${JSON.stringify(r.body)}`);
+    photos.push(...r.body.photos);
+    if (page >= r.body.pagination.pages) return photos;
+  }
 }
 
 /** The original bytes as an admin downloads them. */
