@@ -12,6 +12,7 @@ import { dataPaths, type AppContext } from './context.js';
 import { createDashboardModule } from './dashboard/dashboard.module.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createKysely, openSqlite } from './db/open.js';
+import { DatabaseWriter } from './db/writer.js';
 import { EventBus } from './events/bus.js';
 import { createEventsModule } from './events/events.module.js';
 import { createExportModule } from './export/export.module.js';
@@ -82,13 +83,17 @@ export async function startServer(config: Config): Promise<RunningServer> {
   for (const dir of [paths.root, paths.originals, paths.derived, paths.incoming]) fs.mkdirSync(dir, { recursive: true });
 
   const sqlite = openSqlite(paths.database);
-  const db = createKysely(sqlite);
-  const storage = createStorageGuard({ config, paths, db, sqlite });
-  let ready = false;
-  const applied = await migrateToLatest(db);
+  // Migrations run first, on this connection alone. From then on it only reads (query_only):
+  // every write goes to the writer thread's connection, off the event loop (db/writer.ts).
+  const applied = await migrateToLatest(createKysely(sqlite));
   if (applied.length) log.info(`Database migrated: ${applied.join(', ')}`);
+  sqlite.exec('PRAGMA query_only = ON');
+  const writer = new DatabaseWriter({ file: paths.database });
+  const db = createKysely(sqlite, writer);
+  const storage = createStorageGuard({ config, paths, db, sqlite, writer });
+  let ready = false;
 
-  const sessions = new SqliteSessionStore(sqlite);
+  const sessions = new SqliteSessionStore(sqlite, { writer });
   const ctx: AppContext = { config, paths, sqlite, db, sessions, sessionSecret: sessionSecret(config) };
   const settings = new SettingsService(db);
   await settings.seed({ coupleNames: config.coupleNames, uploadsEnabled: config.uploadsEnabled });
@@ -154,7 +159,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
       for (const m of modules) await m.stop?.();
       await processing.stop();
       sessions.close();
-      await db.destroy(); // closes the better-sqlite3 handle
+      await db.destroy(); // closes the reading connection, then the writer thread's
     })();
     return closing;
   };

@@ -40,21 +40,25 @@ async function serve(): Promise<void> {
   const { loadConfig } = await import('../../server/config.js');
   const { setLogLevel } = await import('../../server/log.js');
   const { startServer } = await import('../../server/server.js');
+  const { openSqlite } = await import('../../server/db/open.js');
   setLogLevel('error');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wedding-bench-'));
   const app = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dataDir, ADMIN_PASSWORD: 'bench-password-1', LOG_LEVEL: 'error' }));
 
-  const insert = app.ctx.sqlite.prepare(`INSERT INTO photos (id, original_filename, stored_path, content_type, file_size, sha256, width, height,
+  // The server's own connection only reads: the rows come in through one of this script's, in the
+  // same process as before (the writes per second still share the event loop with the requests).
+  const sqlite = openSqlite(app.ctx.paths.database);
+  const insert = sqlite.prepare(`INSERT INTO photos (id, original_filename, stored_path, content_type, file_size, sha256, width, height,
     date_taken, camera_make, camera_model, status, thumb_path, display_path, derivative_version, is_visible, upload_timestamp)
     VALUES (@id, @original_filename, @stored_path, 'image/jpeg', 2000000, @sha, 4032, 3024, @date_taken, 'Apple', 'iPhone 15', 'complete',
     @thumb, @display, 1, @visible, @upload_timestamp)`);
-  app.ctx.sqlite.transaction(() => {
+  sqlite.transaction(() => {
     for (let i = 0; i < PHOTOS; i++) {
       const it = galleryItem(i);
       insert.run({ ...it, visible: 1, stored_path: `media/originals/${it.id}.jpg`, sha: crypto.randomBytes(32).toString('hex'), thumb: `media/derived/${it.id}/thumb-v1.webp`, display: `media/derived/${it.id}/display-v1.webp` });
     }
   })();
-  app.ctx.sqlite.exec('PRAGMA optimize');
+  sqlite.exec('PRAGMA optimize');
 
   const items = Array.from({ length: PHOTOS }, (_, i) => galleryItem(i));
   const bare = express();
@@ -76,7 +80,7 @@ async function serve(): Promise<void> {
         writer = setInterval(() => {
           const it = galleryItem(PHOTOS + uploads++);
           insert.run({ ...it, visible: 0, stored_path: `media/originals/${it.id}.jpg`, sha: crypto.randomBytes(32).toString('hex'), thumb: null, display: null });
-          app.ctx.sqlite.prepare('UPDATE photos SET is_visible = ? WHERE id = ?').run(uploads % 10 === 0 ? 1 : 0, it.id);
+          sqlite.prepare('UPDATE photos SET is_visible = ? WHERE id = ?').run(uploads % 10 === 0 ? 1 : 0, it.id);
         }, 1000 / perSecond);
       }
       process.send!({ ok: true });

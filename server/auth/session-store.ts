@@ -1,6 +1,7 @@
 // express-session (not express) is imported because this is its Store adapter: the sessions repository.
 import session from 'express-session';
 import type { Sqlite } from '../db/open.js';
+import { localWriter, type SqlWriter } from '../db/writer.js';
 import { log } from '../log.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -12,25 +13,17 @@ export const SESSION_LIFETIME_MS = 30 * DAY;
  * session changes or its expiry moves by more than an hour, never on every request.
  */
 export class SqliteSessionStore extends session.Store {
-  private readonly stmts;
+  private readonly lookup;
+  private readonly writer: SqlWriter;
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly db: Sqlite, purgeEveryMs = 15 * 60 * 1000) {
+  /** Reads run on `db`; writes go to `writer` (the server's writer thread), by default `db` itself. */
+  constructor(db: Sqlite, options: { writer?: SqlWriter; purgeEveryMs?: number } = {}) {
     super();
-    this.stmts = {
-      get: db.prepare<[string, number], { sess: string }>('SELECT sess FROM sessions WHERE sid = ? AND expires > ?'),
-      set: db.prepare<[string, string, number]>(
-        'INSERT INTO sessions (sid, sess, expires) VALUES (?, ?, ?) ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expires = excluded.expires',
-      ),
-      destroy: db.prepare<[string]>('DELETE FROM sessions WHERE sid = ?'),
-      touch: db.prepare<[number, string, number]>('UPDATE sessions SET expires = ? WHERE sid = ? AND expires < ?'),
-      purge: db.prepare<[number]>('DELETE FROM sessions WHERE expires <= ?'),
-      destroyForUser: db.prepare<[string, string | null]>(
-        `DELETE FROM sessions WHERE json_extract(sess, '$.userId') = CAST(? AS INTEGER) AND sid IS NOT ?`,
-      ),
-    };
+    this.writer = options.writer ?? localWriter(db);
+    this.lookup = db.prepare<[string, number], { sess: string }>('SELECT sess FROM sessions WHERE sid = ? AND expires > ?');
     this.purgeQuietly();
-    this.timer = setInterval(() => this.purgeQuietly(), purgeEveryMs);
+    this.timer = setInterval(() => this.purgeQuietly(), options.purgeEveryMs ?? 15 * 60 * 1000);
     this.timer.unref();
   }
 
@@ -39,11 +32,7 @@ export class SqliteSessionStore extends session.Store {
    * uncaught exception that stops the server (or keeps it from starting); the next run retries.
    */
   private purgeQuietly(): void {
-    try {
-      this.purgeExpired();
-    } catch (e) {
-      log.warn('Could not remove expired sessions; trying again later', e);
-    }
+    this.purgeExpired().catch((e) => log.warn('Could not remove expired sessions; trying again later', e));
   }
 
   /**
@@ -56,19 +45,24 @@ export class SqliteSessionStore extends session.Store {
     return typeof sess.signedInAt === 'number' ? Math.min(sliding, sess.signedInAt + SESSION_LIFETIME_MS) : sliding;
   }
 
-  purgeExpired(): number {
-    return this.stmts.purge.run(Date.now()).changes;
+  async purgeExpired(): Promise<number> {
+    return (await this.writer.run('DELETE FROM sessions WHERE expires <= ?', [Date.now()])).changes;
   }
 
   /** Signs a user out everywhere (deactivated or deleted accounts), or everywhere but `exceptSid`. */
-  destroyUserSessions(userId: number, exceptSid?: string): void {
-    this.stmts.destroyForUser.run(String(userId), exceptSid ?? null);
+  async destroyUserSessions(userId: number, exceptSid?: string): Promise<void> {
+    await this.writer.run(`DELETE FROM sessions WHERE json_extract(sess, '$.userId') = CAST(? AS INTEGER) AND sid IS NOT ?`, [String(userId), exceptSid ?? null]);
+  }
+
+  /** Runs a write and answers express-session's callback. */
+  private write(sql: string, params: unknown[], cb?: (err?: unknown) => void): void {
+    this.writer.run(sql, params).then(() => cb?.(), (err) => cb?.(err));
   }
 
   override get(sid: string, cb: (err: unknown, session?: session.SessionData | null) => void): void {
     try {
       const now = Date.now();
-      const row = this.stmts.get.get(sid, now);
+      const row = this.lookup.get(sid, now);
       const sess = row ? (JSON.parse(row.sess) as session.SessionData) : null;
       // The stored expiry already stops there; this holds for rows written before it did.
       const over = sess !== null && typeof sess.signedInAt === 'number' && sess.signedInAt + SESSION_LIFETIME_MS <= now;
@@ -79,31 +73,26 @@ export class SqliteSessionStore extends session.Store {
   }
 
   override set(sid: string, sess: session.SessionData, cb?: (err?: unknown) => void): void {
+    let json: string;
     try {
-      this.stmts.set.run(sid, JSON.stringify(sess), this.expiry(sess));
-      cb?.();
+      json = JSON.stringify(sess);
     } catch (err) {
-      cb?.(err);
+      return cb?.(err);
     }
+    this.write(
+      'INSERT INTO sessions (sid, sess, expires) VALUES (?, ?, ?) ON CONFLICT (sid) DO UPDATE SET sess = excluded.sess, expires = excluded.expires',
+      [sid, json, this.expiry(sess)],
+      cb,
+    );
   }
 
   override destroy(sid: string, cb?: (err?: unknown) => void): void {
-    try {
-      this.stmts.destroy.run(sid);
-      cb?.();
-    } catch (err) {
-      cb?.(err);
-    }
+    this.write('DELETE FROM sessions WHERE sid = ?', [sid], cb);
   }
 
   override touch(sid: string, sess: session.SessionData, cb?: (err?: unknown) => void): void {
-    try {
-      const expires = this.expiry(sess);
-      this.stmts.touch.run(expires, sid, expires - 60 * 60 * 1000);
-      cb?.();
-    } catch (err) {
-      cb?.(err);
-    }
+    const expires = this.expiry(sess);
+    this.write('UPDATE sessions SET expires = ? WHERE sid = ? AND expires < ?', [expires, sid, expires - 60 * 60 * 1000], cb);
   }
 
   close(): void {

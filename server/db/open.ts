@@ -1,6 +1,8 @@
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { RoutedSqliteDialect } from './routed-dialect.js';
 import type { DB } from './schema.js';
+import type { SqlWriter } from './writer.js';
 
 export type Sqlite = Database.Database;
 
@@ -76,6 +78,11 @@ export function openSqlite(file: string): Sqlite {
   return db;
 }
 
-export function createKysely(sqlite: Sqlite): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+/**
+ * Kysely on `sqlite`. With a `writer` (the server), only reads run on `sqlite` and every write
+ * goes to the writer's connection (db/routed-dialect.ts); without one (tools, tests), all of it
+ * runs on `sqlite`.
+ */
+export function createKysely(sqlite: Sqlite, writer?: SqlWriter): Kysely<DB> {
+  return new Kysely<DB>({ dialect: writer ? new RoutedSqliteDialect(sqlite, writer) : new SqliteDialect({ database: sqlite }) });
 }

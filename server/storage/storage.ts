@@ -7,6 +7,7 @@ import { DiskUsage } from '../dashboard/disk-usage.js';
 import { MediaBytesRepo } from '../dashboard/media-bytes.repo.js';
 import { retryWhenDiskFull, type Sqlite } from '../db/open.js';
 import type { DB } from '../db/schema.js';
+import type { DatabaseWriter } from '../db/writer.js';
 import { SpaceReserve } from './space-reserve.js';
 import { StorageGuard } from './storage-guard.js';
 
@@ -17,11 +18,12 @@ export { StorageGuard, storageFull, isDiskFull, NO_ROOM } from './storage-guard.
  * the disk fills (its file is DATA_DIR/space-reserve). Stored media are counted by the same
  * DiskUsage the dashboard shows, so the limit and the dashboard never disagree.
  */
-export function createStorageGuard(d: { config: Config; paths: DataPaths; db: Kysely<DB>; sqlite: Sqlite }): StorageGuard {
+export function createStorageGuard(d: { config: Config; paths: DataPaths; db: Kysely<DB>; sqlite: Sqlite; writer?: DatabaseWriter }): StorageGuard {
   const reserve = new SpaceReserve(path.join(d.paths.root, 'space-reserve'));
   const s = fs.statfsSync(d.paths.root);
   if (s.bavail * s.bsize >= 2 * reserve.bytes) reserve.ensure();
-  retryWhenDiskFull(d.sqlite, () => reserve.release());
+  if (d.writer) d.writer.freeSpace = () => reserve.release();
+  else retryWhenDiskFull(d.sqlite, () => reserve.release());
   const usage = new DiskUsage(d.paths, new MediaBytesRepo(d.db));
   return new StorageGuard({
     root: d.paths.root,

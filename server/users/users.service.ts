@@ -90,7 +90,7 @@ export class UsersService {
     const row = await this.repo.byUsername(username);
     if (!row) return null;
     await this.repo.update(row.id, { password_hash: await hashPassword(password), is_active: 1 });
-    this.sessions.destroyUserSessions(row.id);
+    await this.sessions.destroyUserSessions(row.id);
     return row.username;
   }
 
@@ -128,9 +128,9 @@ export class UsersService {
     const row = Object.keys(patch).length > 0 ? await this.repo.updateKeepingAnAdmin(id, patch) : current;
     if (row === 'last-admin') throw conflict(LAST_ADMIN);
     if (!row) throw notFound('User not found.');
-    if (input.is_active === false && current.is_active === 1) this.sessions.destroyUserSessions(id);
+    if (input.is_active === false && current.is_active === 1) await this.sessions.destroyUserSessions(id);
     // A new password ends every other session of the account; the one that changed it stays signed in.
-    if (input.password !== undefined) this.sessions.destroyUserSessions(id, id === actor.id ? currentSid : undefined);
+    if (input.password !== undefined) await this.sessions.destroyUserSessions(id, id === actor.id ? currentSid : undefined);
     return userRowToUser(row);
   }
 
@@ -148,6 +148,6 @@ export class UsersService {
     const outcome = await this.repo.deleteKeepingAnAdmin(id);
     if (outcome === 'last-admin') throw conflict(LAST_ADMIN);
     if (outcome === 'not-found') throw notFound('User not found.');
-    this.sessions.destroyUserSessions(id);
+    await this.sessions.destroyUserSessions(id);
   }
 }

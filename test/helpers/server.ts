@@ -1,4 +1,5 @@
 import { loadConfig } from '../../server/config.js';
+import { openSqlite, type Sqlite } from '../../server/db/open.js';
 import { setLogLevel } from '../../server/log.js';
 import { startServer, type RunningServer } from '../../server/server.js';
 import { tempDir } from './temp.js';
@@ -8,7 +9,7 @@ export const ADMIN = { username: 'admin', password: 'correct-horse-battery' };
 export { tempDir };
 
 /** A real server on port 0 with a real migrated SQLite file in a temp DATA_DIR. */
-export async function startTestServer(env: Record<string, string> = {}, dataDir = tempDir()): Promise<RunningServer & { dataDir: string }> {
+export async function startTestServer(env: Record<string, string> = {}, dataDir = tempDir()): Promise<RunningServer & { dataDir: string; writable: () => Sqlite }> {
   setLogLevel((process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
   const config = loadConfig({
     PORT: '0',
@@ -20,7 +21,17 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir 
     ...env,
   });
   const s = await startServer(config);
-  return Object.assign(s, { dataDir });
+  // The server's own connection (ctx.sqlite) only reads; a test that sets up rows writes
+  // through a connection of its own, as another program on the same file would.
+  let own: Sqlite | undefined;
+  const writable = () => (own ??= openSqlite(s.ctx.paths.database));
+  const close = s.close;
+  s.close = async (graceMs?: number) => {
+    await close(graceMs);
+    own?.close();
+    own = undefined;
+  };
+  return Object.assign(s, { dataDir, writable });
 }
 
 export type TestServer = Awaited<ReturnType<typeof startTestServer>>;

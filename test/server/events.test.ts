@@ -77,7 +77,7 @@ const item = (id: string) => ({
 
 /** A visible photo row for `id`: a replay shows photo-visible only for photos that are still visible. */
 function shown(id: string) {
-  s.ctx.sqlite
+  s.writable()
     .prepare(`INSERT INTO photos (id, original_filename, stored_path, content_type, file_size, sha256, upload_timestamp, is_visible) VALUES (?, ?, ?, 'image/jpeg', 1, ?, ?, 1)`)
     .run(id, `${id}.jpg`, `media/originals/${id}.jpg`, `sha-${id}`, new Date().toISOString());
   return item(id);

@@ -70,12 +70,12 @@ test('the largest selection (10,000 ids) streams; more than 65,535 entries switc
   // 10,000 rows sharing one small original: the POST path at its limit, end to end.
   const rel = path.relative(s.ctx.paths.root, placed[0].file);
   const size = fs.statSync(placed[0].file).size;
-  const insert = s.ctx.sqlite.prepare(
+  const insert = s.writable().prepare(
     `INSERT INTO photos (id, original_filename, stored_path, content_type, file_size, sha256, upload_timestamp, status, is_visible)
      VALUES (?, 'guest.jpg', ?, 'image/jpeg', ?, ?, ?, 'complete', 0)`,
   );
   const ids = Array.from({ length: 10_000 }, (_, i) => `many${String(i).padStart(5, '0')}`);
-  s.ctx.sqlite.transaction(() => {
+  s.writable().transaction(() => {
     // Ten guests' photos per second under the same name.
     ids.forEach((id, i) => insert.run(id, rel, size, `many-${i}`, new Date(Date.UTC(2026, 5, 8) + Math.floor(i / 10) * 1000).toISOString()));
   })();

@@ -88,9 +88,9 @@ test('a visible video is listed in the gallery only while its web copy exists', 
   const listed = async () => ((await fetch(`${f.s.url}/api/photos?limit=100`).then((r) => r.json())) as any).photos.some((p: any) => p.id === id);
   assert.equal(await listed(), true);
   // As while its re-encode is still under way.
-  f.s.ctx.sqlite.prepare(`UPDATE photos SET display_path = NULL, status = 'processing' WHERE id = ?`).run(id);
+  f.s.writable().prepare(`UPDATE photos SET display_path = NULL, status = 'processing' WHERE id = ?`).run(id);
   assert.equal(await listed(), false);
-  f.s.ctx.sqlite.prepare(`UPDATE photos SET display_path = ?, status = 'complete' WHERE id = ?`).run(v.display_path, id);
+  f.s.writable().prepare(`UPDATE photos SET display_path = ?, status = 'complete' WHERE id = ?`).run(v.display_path, id);
   assert.equal(await listed(), true);
 });
 

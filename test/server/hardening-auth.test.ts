@@ -95,7 +95,7 @@ test('a session ends 30 days after sign-in however much it is used', async () =>
   assert.ok(row()!.expires <= signedInAt + 30 * 24 * 3600 * 1000, 'use never moves the end past 30 days');
   // Thirty days and a minute later (the sign-in moved back), the same cookie is signed out.
   const aged = { ...JSON.parse(row()!.sess), signedInAt: Date.now() - 30 * 24 * 3600 * 1000 - 60_000 };
-  site.s.ctx.sqlite.prepare('UPDATE sessions SET sess = ? WHERE sid = ?').run(JSON.stringify(aged), sid);
+  site.s.writable().prepare('UPDATE sessions SET sess = ? WHERE sid = ?').run(JSON.stringify(aged), sid);
   const me = await c.get('/admin/api/me');
   assert.equal(me.status, 401);
 });

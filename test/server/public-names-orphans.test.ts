@@ -67,12 +67,12 @@ test('a photo row, its activity and its job are stored together or not at all', 
     const count = (table: string) => Number((s.ctx.sqlite.prepare(`SELECT count(*) n FROM ${table}`).get() as { n: number }).n);
     const before = { photos: count('photos'), activity: count('activity'), jobs: count('jobs') };
     // A real failure of the last of the three writes: the jobs table refuses the insert.
-    s.ctx.sqlite.exec(`CREATE TRIGGER refuse_jobs BEFORE INSERT ON jobs BEGIN SELECT RAISE(ABORT, 'jobs refused'); END`);
+    s.writable().exec(`CREATE TRIGGER refuse_jobs BEFORE INSERT ON jobs BEGIN SELECT RAISE(ABORT, 'jobs refused'); END`);
     const r = await uploadFile(s.url, await tinyImage('jpeg', 21), 'atomic.jpg');
     assert.equal(r.status, 500);
     assert.deepEqual({ photos: count('photos'), activity: count('activity'), jobs: count('jobs') }, before, 'no photo without its job');
     assert.deepEqual(fs.readdirSync(s.ctx.paths.originals), [], 'and no original without its photo');
-    s.ctx.sqlite.exec('DROP TRIGGER refuse_jobs');
+    s.writable().exec('DROP TRIGGER refuse_jobs');
     const ok = await uploadFile(s.url, await tinyImage('jpeg', 21), 'atomic.jpg');
     assert.equal(ok.status, 201);
     assert.equal(await waitForStatus(s.url, ok.body.photo_id), 'complete');
@@ -88,8 +88,8 @@ test('the start-up sweep queues a photo that never got its job and removes an or
   const stuck = await uploadFile(s1.url, await tinyImage('jpeg', 32), 'stuck.jpg');
   await s1.services.processing.idle();
   // What a crash between the steps of an older version left: a photo with no job, never processed...
-  s1.ctx.sqlite.prepare(`UPDATE photos SET status = 'processing', thumb_path = NULL, display_path = NULL WHERE id = ?`).run(stuck.body.photo_id);
-  s1.ctx.sqlite.prepare('DELETE FROM jobs WHERE photo_id = ?').run(stuck.body.photo_id);
+  s1.writable().prepare(`UPDATE photos SET status = 'processing', thumb_path = NULL, display_path = NULL WHERE id = ?`).run(stuck.body.photo_id);
+  s1.writable().prepare('DELETE FROM jobs WHERE photo_id = ?').run(stuck.body.photo_id);
   await s1.close();
   // ...and an original moved into place whose row was never written.
   const stray = path.join(dir, 'media', 'originals', 'strayfile.jpg');
@@ -115,11 +115,11 @@ test('a busy or full database while purging expired sessions is logged, never th
   owner.exec('BEGIN IMMEDIATE');
   const other = openDatabase(file, { timeout: 0 });
   let store: SqliteSessionStore | undefined;
-  assert.doesNotThrow(() => (store = new SqliteSessionStore(other, 20)), 'the purge at start is guarded');
+  assert.doesNotThrow(() => (store = new SqliteSessionStore(other, { purgeEveryMs: 20 })), 'the purge at start is guarded');
   await new Promise((r) => setTimeout(r, 80)); // the interval's purge runs into the lock too
-  assert.throws(() => store!.purgeExpired(), /locked|busy/i, 'the database really was busy');
+  await assert.rejects(store!.purgeExpired(), /locked|busy/i, 'the database really was busy');
   owner.exec('COMMIT');
-  assert.equal(store!.purgeExpired(), 0, 'and purging works again once it is free');
+  assert.equal(await store!.purgeExpired(), 0, 'and purging works again once it is free');
   store!.close();
   other.close();
   owner.close();

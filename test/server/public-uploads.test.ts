@@ -82,7 +82,7 @@ test('at most 1,000 unfinished uploads per client address, across sessions', asy
   const data = await jpegOf(20_000, 5);
   // Most of them opened earlier (as rows with their client address), the last ones over HTTP.
   const address = (s.ctx.sqlite.prepare(`SELECT client_address a FROM uploads WHERE client_address IS NOT NULL LIMIT 1`).get() as { a: string }).a;
-  const insert = s.ctx.sqlite.prepare(
+  const insert = s.writable().prepare(
     `INSERT INTO uploads (id, upload_key, session_id, filename, total_size, temp_path, created_at, updated_at, client_address) VALUES (?, ?, ?, 'x.jpg', 1000, 'media/incoming/none', ?, ?, ?)`,
   );
   const open = count(`SELECT count(*) n FROM uploads WHERE status = 'receiving' AND client_address = ?`, address);
@@ -95,7 +95,7 @@ test('at most 1,000 unfinished uploads per client address, across sessions', asy
   const over = await uploadChunk(s.url, data.subarray(0, 500), form(data, 0, 500, { upload_id: 'addr-over', session_id: 'a-new-session' }));
   assert.equal(over.status, 429);
   assert.equal(over.body.code, 'rate_limited');
-  s.ctx.sqlite.prepare(`DELETE FROM uploads WHERE upload_key LIKE 'id:addr-%'`).run();
+  s.writable().prepare(`DELETE FROM uploads WHERE upload_key LIKE 'id:addr-%'`).run();
 });
 
 test('a last chunk that ends before total_size is 400 and the partial upload is dropped', async () => {

@@ -208,7 +208,7 @@ test('partial uploads untouched for 24 hours are removed with their files; old c
   assert.equal(done.status, 201);
   const stale = uploadsRow('stale');
   const dayAgo = Date.now() - 24 * 3600_000 - 1000;
-  s.ctx.sqlite.prepare('UPDATE uploads SET updated_at = ? WHERE upload_key IN (?, ?)').run(dayAgo, 'id:stale', 'id:old-done');
+  s.writable().prepare('UPDATE uploads SET updated_at = ? WHERE upload_key IN (?, ?)').run(dayAgo, 'id:stale', 'id:old-done');
   const { config, paths, db } = s.ctx;
   const { settings, processing, storage } = s.services;
   const cleaner = new UploadsService({ config, paths, db, settings, processing, storage });

@@ -1,0 +1,33 @@
+// The database writer: a worker thread of the server process holding the one connection that
+// writes. A write to the database file can wait on the disk for seconds when uploads have filled
+// the kernel's write-back queue; here that wait holds only this thread, never the event loop
+// that answers the gallery. Protocol: server/db/writer-protocol.ts; the other side: db/writer.ts.
+import { parentPort, workerData } from 'node:worker_threads';
+import { openSqlite } from './db/open.js';
+import type { FromWriter, ToWriter, WriterSetup } from './db/writer-protocol.js';
+
+const port = parentPort!;
+const setup = workerData as WriterSetup;
+const db = openSqlite(setup.file);
+const send = (m: FromWriter) => port.postMessage(m);
+
+port.on('message', (m: ToWriter) => {
+  if (m.type === 'close') {
+    db.close();
+    send({ type: 'closed' });
+    port.close();
+    return;
+  }
+  try {
+    const stmt = db.prepare(m.sql);
+    if (stmt.reader) {
+      send({ type: 'done', id: m.id, rows: stmt.all(m.params) as Record<string, unknown>[], changes: 0, lastInsertRowid: 0 });
+    } else {
+      const { changes, lastInsertRowid } = stmt.run(m.params);
+      send({ type: 'done', id: m.id, rows: [], changes, lastInsertRowid });
+    }
+  } catch (e) {
+    const err = e as { message?: string; code?: unknown };
+    send({ type: 'failed', id: m.id, error: { message: String(err?.message ?? e), code: typeof err?.code === 'string' ? err.code : undefined } });
+  }
+});

@@ -1,0 +1,28 @@
+// What the server's main thread and its database writer thread (server/db-writer.ts) say to each
+// other. One statement per message; the main thread decides what runs together (db/writer.ts).
+
+export interface WriterSetup {
+  file: string;
+}
+
+export type ToWriter = { type: 'run'; id: number; sql: string; params: readonly unknown[] } | { type: 'close' };
+
+export interface WriteResult {
+  /** The statement's rows: a SELECT inside a transaction, or INSERT … RETURNING. */
+  rows: Record<string, unknown>[];
+  changes: number;
+  lastInsertRowid: number | bigint;
+}
+
+export type FromWriter =
+  | ({ type: 'done'; id: number } & WriteResult)
+  | { type: 'failed'; id: number; error: { message: string; code?: string } }
+  | { type: 'closed' };
+
+/** SQLite's error again on this side of the thread, with its code (SQLITE_FULL, SQLITE_CONSTRAINT_…). */
+export function writerError(sent: { message: string; code?: string }): Error {
+  const e = new Error(sent.message) as Error & { code?: string };
+  e.name = 'SqliteError';
+  if (sent.code) e.code = sent.code;
+  return e;
+}

@@ -1,0 +1,175 @@
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { log } from '../log.js';
+import type { Sqlite } from './open.js';
+import { writerError, type FromWriter, type ToWriter, type WriteResult, type WriterSetup } from './writer-protocol.js';
+
+export type { WriteResult } from './writer-protocol.js';
+
+/** Statements that run together on the writing connection, as one transaction. */
+export interface WriterHold {
+  run(sql: string, params?: readonly unknown[]): Promise<WriteResult>;
+  release(): void;
+}
+
+/**
+ * The database's one writing connection. `run` is a statement on its own (its own transaction);
+ * `hold` keeps the connection for a transaction, and every other write waits until it is released.
+ */
+export interface SqlWriter {
+  run(sql: string, params?: readonly unknown[]): Promise<WriteResult>;
+  hold(): Promise<WriterHold>;
+  close(): Promise<void>;
+}
+
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+
+  /** Resolves with the function that lets the next waiter in, in the order they asked. */
+  lock(): Promise<() => void> {
+    let unlock!: () => void;
+    const mine = new Promise<void>((r) => (unlock = r));
+    const before = this.tail;
+    this.tail = before.then(() => mine);
+    return before.then(() => unlock);
+  }
+}
+
+function runOn(db: Sqlite, sql: string, params: readonly unknown[]): WriteResult {
+  const stmt = db.prepare(sql);
+  if (stmt.reader) return { rows: stmt.all(params) as Record<string, unknown>[], changes: 0, lastInsertRowid: 0 };
+  const { changes, lastInsertRowid } = stmt.run(params);
+  return { rows: [], changes, lastInsertRowid };
+}
+
+/**
+ * Writes on the caller's own connection, synchronously: the command-line tools, and tests that
+ * build a service on a database of their own.
+ */
+export function localWriter(db: Sqlite): SqlWriter {
+  const mutex = new Mutex();
+  const run = async (sql: string, params: readonly unknown[] = []) => runOn(db, sql, params);
+  return {
+    run,
+    hold: async () => ({ run, release: await mutex.lock() }),
+    close: async () => {},
+  };
+}
+
+/** The writer thread's entry: beside the bundle (dist/server/db-writer.js), or the source under tsx. */
+function writerEntry(): { code: string } | { file: string } {
+  const here = new URL(import.meta.url).pathname;
+  if (!here.endsWith('.ts')) return { file: path.join(path.dirname(here), 'db-writer.js') };
+  // A worker thread does not take --import from its execArgv on Node 20: register tsx in it first.
+  const target = new URL('../db-writer.ts', import.meta.url).href;
+  const api = import.meta.resolve('tsx/esm/api');
+  return { code: `import(${JSON.stringify(api)}).then((t) => { t.register(); return import(${JSON.stringify(target)}); })` };
+}
+
+interface Pending {
+  resolve(r: WriteResult): void;
+  reject(e: unknown): void;
+}
+
+/**
+ * The writing connection in a worker thread (server/db-writer.ts), so that a write waiting on a
+ * busy disk never holds the event loop. Reads stay on the main thread's own connection: in WAL
+ * mode they see every write that has answered and never wait for one under way.
+ *
+ * When a lone statement finds the disk full, `freeSpace` may give some back (it answers whether
+ * it did) and the statement is tried once more; inside a transaction, which SQLite may have
+ * rolled back, the error goes to the caller.
+ */
+export class DatabaseWriter implements SqlWriter {
+  private worker: Worker | undefined;
+  private readonly pending = new Map<number, Pending>();
+  private readonly mutex = new Mutex();
+  private nextId = 1;
+  private closing: Promise<void> | undefined;
+  freeSpace: () => boolean = () => false;
+
+  constructor(private readonly setup: WriterSetup) {}
+
+  async run(sql: string, params: readonly unknown[] = []): Promise<WriteResult> {
+    const release = await this.mutex.lock();
+    try {
+      try {
+        return await this.send(sql, params);
+      } catch (e) {
+        if ((e as { code?: string }).code !== 'SQLITE_FULL' || !this.freeSpace()) throw e;
+        return await this.send(sql, params);
+      }
+    } finally {
+      release();
+    }
+  }
+
+  async hold(): Promise<WriterHold> {
+    const release = await this.mutex.lock();
+    let held = true;
+    return {
+      run: (sql, params = []) => (held ? this.send(sql, params) : Promise.reject(new Error('The database writer was released.'))),
+      release: () => {
+        if (!held) return;
+        held = false;
+        release();
+      },
+    };
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      const release = await this.mutex.lock(); // lets the writes already asked for finish
+      const worker = this.worker;
+      this.worker = undefined;
+      if (!worker) return release();
+      const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+      worker.ref();
+      worker.postMessage({ type: 'close' } satisfies ToWriter);
+      await exited;
+      release();
+    })();
+    return this.closing;
+  }
+
+  private send(sql: string, params: readonly unknown[]): Promise<WriteResult> {
+    if (this.closing) return Promise.reject(new Error('The database is closed.'));
+    const worker = this.ensure();
+    const id = this.nextId++;
+    return new Promise<WriteResult>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      worker.ref(); // an answer on its way keeps the process alive
+      worker.postMessage({ type: 'run', id, sql, params } satisfies ToWriter);
+    });
+  }
+
+  private settle(id: number, outcome: (p: Pending) => void): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    if (this.pending.size === 0) this.worker?.unref();
+    outcome(p);
+  }
+
+  private ensure(): Worker {
+    if (this.worker) return this.worker;
+    const entry = writerEntry();
+    const options = { workerData: this.setup, stdout: false, stderr: false };
+    const worker = 'code' in entry ? new Worker(entry.code, { ...options, eval: true }) : new Worker(entry.file, options);
+    this.worker = worker;
+    worker.unref();
+    worker.on('message', (m: FromWriter) => {
+      if (m.type === 'done') this.settle(m.id, (p) => p.resolve({ rows: m.rows, changes: m.changes, lastInsertRowid: m.lastInsertRowid }));
+      else if (m.type === 'failed') this.settle(m.id, (p) => p.reject(writerError(m.error)));
+    });
+    worker.on('error', (e) => log.error('The database writer stopped on an error', e));
+    worker.once('exit', (code) => {
+      if (this.worker === worker) this.worker = undefined;
+      if (this.pending.size === 0) return;
+      // Never expected: the next write starts a new writer; these are told they failed.
+      log.error(`The database writer stopped (exit ${code}) with ${this.pending.size} write(s) under way`);
+      for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(new Error('The database writer stopped.')));
+    });
+    return worker;
+  }
+}
