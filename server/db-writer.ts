@@ -4,17 +4,23 @@
 // that answers the gallery. Protocol: server/db/writer-protocol.ts; the other side: db/writer.ts.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from './db/open.js';
-import type { FromWriter, ToWriter, WriterSetup } from './db/writer-protocol.js';
+import type { FromWriter, ToWriter, WriterData } from './db/writer-protocol.js';
 
 const port = parentPort!;
-const setup = workerData as WriterSetup;
+const setup = workerData as WriterData;
 const db = openSqlite(setup.file);
-const send = (m: FromWriter) => port.postMessage(m);
+const answered = new Int32Array(setup.answered);
+const send = (m: FromWriter) => {
+  setup.answers.postMessage(m);
+  Atomics.add(answered, 0, 1);
+  Atomics.notify(answered, 0); // the main thread may be waiting a moment for this answer
+};
 
 port.on('message', (m: ToWriter) => {
   if (m.type === 'close') {
     db.close();
     send({ type: 'closed' });
+    setup.answers.close();
     port.close();
     return;
   }

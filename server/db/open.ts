@@ -65,9 +65,10 @@ export function openDatabase(file: string, options?: Database.Options): Sqlite {
 
 /**
  * WAL pages between checkpoints (SQLite's default is 1000, 4 MB). A checkpoint runs inside the
- * commit that fills the WAL and fsyncs the database file on the event loop; under an upload rush
- * the disk is busy flushing uploads and one such fsync held the loop 380 ms. At 4000 pages
- * (16 MB of WAL) the 100-guest rush made 26 fsyncs instead of 89.
+ * commit that fills the WAL and fsyncs the database file (in the server, on the writer thread);
+ * under an upload rush the disk is busy flushing uploads and one such fsync took 380 ms, with
+ * every write behind it. At 4000 pages (16 MB of WAL) the 100-guest rush made 26 fsyncs
+ * instead of 89.
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 4000;
 

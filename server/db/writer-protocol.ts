@@ -1,8 +1,15 @@
 // What the server's main thread and its database writer thread (server/db-writer.ts) say to each
 // other. One statement per message; the main thread decides what runs together (db/writer.ts).
+import type { MessagePort } from 'node:worker_threads';
 
 export interface WriterSetup {
   file: string;
+}
+
+/** What the writer thread is started with: answers go over `answers`, and each one adds 1 to `answered[0]`. */
+export interface WriterData extends WriterSetup {
+  answers: MessagePort;
+  answered: SharedArrayBuffer;
 }
 
 export type ToWriter = { type: 'run'; id: number; sql: string; params: readonly unknown[] } | { type: 'close' };

@@ -1,5 +1,5 @@
-// The server's SQLite connection checkpoints its WAL every WAL_AUTOCHECKPOINT_PAGES pages, not
-// SQLite's 1000: each checkpoint fsyncs on the event loop, so under an upload rush fewer is better.
+// The server's SQLite connections checkpoint their WAL every WAL_AUTOCHECKPOINT_PAGES pages, not
+// SQLite's 1000: each checkpoint fsyncs, holding every write behind it, so under an upload rush fewer is better.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
