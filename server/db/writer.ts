@@ -80,6 +80,9 @@ interface Pending {
  */
 export const WAIT_AT_ONCE_MS = 2;
 
+/** The writer thread holds one statement's rows at a time: a small heap keeps its memory small. */
+const WRITER_HEAP = { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 64 };
+
 interface Running {
   worker: Worker;
   answers: MessagePort;
@@ -185,7 +188,7 @@ export class DatabaseWriter implements SqlWriter {
     const channel = new MessageChannel();
     const shared = new SharedArrayBuffer(4);
     const workerData: WriterData = { ...this.setup, answers: channel.port2, answered: shared };
-    const options = { workerData, transferList: [channel.port2], stdout: false, stderr: false };
+    const options = { workerData, transferList: [channel.port2], stdout: false, stderr: false, resourceLimits: WRITER_HEAP };
     const worker = 'code' in entry ? new Worker(entry.code, { ...options, eval: true }) : new Worker(entry.file, options);
     const running: Running = { worker, answers: channel.port1, answered: new Int32Array(shared) };
     this.running = running;

@@ -1,6 +1,5 @@
 import os from 'node:os';
 import sharp from 'sharp';
-import { writeBack } from '../storage/write-back.js';
 
 /** Long side of the grid thumbnail and of the viewer's display image. */
 export const THUMB_PX = 480;
@@ -56,7 +55,6 @@ export async function writeImageDerivatives(input: string | Buffer, displayOut: 
     sharp(data, raw).webp({ quality: 82, effort: 2 }).toFile(displayOut),
     sharp(data, raw).resize(inside(THUMB_PX)).webp({ quality: 78, effort: 2 }).toFile(thumbOut),
   ]);
-  await Promise.all([writeBack(displayOut), writeBack(thumbOut)]);
 }
 
 /** Re-encodes a non-JPEG image turned clockwise, in its own format at high quality. */

@@ -1,6 +1,5 @@
 import fs from 'node:fs/promises';
 import { run, strippedCopy, type VideoFacts, type VideoTools } from './ffmpeg.js';
-import { writeBack } from '../storage/write-back.js';
 
 /** Long side of a video's web copy (the display image's size, too). */
 export const WEB_VIDEO_PX = 1920;
@@ -104,7 +103,6 @@ export async function writeWebCopy(tools: VideoTools, input: string, output: str
       const [cmd, full] = o.nice === false ? [tools.ffmpegPath, args] : ['nice', ['-n', '19', tools.ffmpegPath, ...args]];
       await run(cmd, full, { timeoutMs: encodeTimeLimitMs(f.duration), signal: o.signal });
     }
-    await writeBack(part);
     await fs.rename(part, output);
     return playsAsIs(f) ? 'copied' : 'encoded';
   } finally {

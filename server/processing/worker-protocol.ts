@@ -17,7 +17,8 @@ export interface MediaOps {
   rotate(photo: PhotoRow, degrees: 90 | 180 | 270): Promise<PhotoUpdate>;
 }
 
-export type Operation = 'derivatives' | 'webCopy' | 'rotate';
+/** `writeBack` syncs the file system of DATA_DIR (storage/write-back.ts); it has no photo. */
+export type Operation = 'derivatives' | 'webCopy' | 'rotate' | 'writeBack';
 
 /** Sent once, first: what the worker needs to know to work. */
 export interface WorkerSetup {
@@ -31,7 +32,7 @@ export interface WorkerRequest {
   type: 'run';
   id: number;
   op: Operation;
-  photo: PhotoRow;
+  photo?: PhotoRow;
   degrees?: 90 | 180 | 270;
 }
 
