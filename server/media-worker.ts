@@ -8,7 +8,6 @@ import { rotateOriginal } from './processing/rotate.js';
 import { configureSharp } from './processing/sharp.js';
 import { sendableError, type FromWorker, type ToWorker, type WorkerRequest } from './processing/worker-protocol.js';
 import { log } from './log.js';
-import { syncFileSystem } from './storage/write-back.js';
 
 let deps: MediaDeps | undefined;
 const running = new Map<number, AbortController>();
@@ -21,15 +20,12 @@ async function run(req: WorkerRequest, deps: MediaDeps): Promise<void> {
   const abort = new AbortController();
   running.set(req.id, abort);
   try {
-    const photo = req.photo!;
     const value =
-      req.op === 'writeBack'
-        ? await syncFileSystem(deps.paths.root).then(() => ({}))
-        : req.op === 'derivatives'
-          ? await buildDerivatives(deps, photo)
-          : req.op === 'webCopy'
-            ? await encodeWebCopy(deps, photo, abort.signal)
-            : await rotateOriginal(deps.paths, photo, req.degrees ?? 90);
+      req.op === 'derivatives'
+        ? await buildDerivatives(deps, req.photo)
+        : req.op === 'webCopy'
+          ? await encodeWebCopy(deps, req.photo, abort.signal)
+          : await rotateOriginal(deps.paths, req.photo, req.degrees ?? 90);
     send({ type: 'done', id: req.id, value });
   } catch (e) {
     send({ type: 'failed', id: req.id, error: sendableError(e, abort.signal.aborted) });

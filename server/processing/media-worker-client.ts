@@ -56,11 +56,6 @@ export class MediaWorker implements MediaOps {
     return this.call('rotate', photo, degrees);
   }
 
-  /** Syncs the file system that holds DATA_DIR (storage/write-back.ts). */
-  async writeBack(): Promise<void> {
-    await this.call('writeBack');
-  }
-
   /** The worker's process id while it runs (tests and benchmarks look at it). */
   get pid(): number | undefined {
     return this.child?.pid;
@@ -83,7 +78,7 @@ export class MediaWorker implements MediaOps {
     clearTimeout(timer);
   }
 
-  private call(op: Operation, photo?: PhotoRow, degrees?: 90 | 180 | 270, signal?: AbortSignal): Promise<PhotoUpdate> {
+  private call(op: Operation, photo: PhotoRow, degrees?: 90 | 180 | 270, signal?: AbortSignal): Promise<PhotoUpdate> {
     if (this.stopping) return Promise.reject(new QueueStoppedError('The server is shutting down.'));
     const child = this.ensure();
     const id = this.nextId++;

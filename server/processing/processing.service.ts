@@ -9,7 +9,6 @@ import { log } from '../log.js';
 import { PhotosRepo } from '../photos/photos.repo.js';
 import { isMachineFailure } from './failures.js';
 import { MediaError } from './failures.js';
-import { WriteBackRounds } from '../storage/write-back.js';
 import { MediaWorker } from './media-worker-client.js';
 import { ProcessingRepo } from './processing.repo.js';
 import { JobGoneError, JobQueue, PermanentJobError, QueueStoppedError, type Job, type RegenerateStats } from './queue.js';
@@ -45,8 +44,6 @@ export interface Processing {
   onWebCopy(fn: (photoId: string) => Promise<void>): () => void;
   /** Resolves when no job is queued or running. */
   idle(): Promise<void>;
-  /** Rounds of write-back done so far (storage/write-back.ts: the media worker runs them). */
-  writeBackRounds(): number;
   start(): void;
   stop(): Promise<void>;
 }
@@ -81,7 +78,6 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
   const worker = new MediaWorker({ paths, tools: { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }, jobsAtOnce: config.processingConcurrency });
   const photos = new PhotosRepo(db);
   const transcoder = createTranscoder({ paths, media: worker }, photos);
-  const writeBack = new WriteBackRounds(() => worker.writeBack());
 
   const markError = (photoId: string, message: string) =>
     photos.markError(photoId, message).catch((e) => log.warn('Could not record a processing error', e));
@@ -226,15 +222,12 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     },
     onWebCopy: (fn) => transcoder.onWebCopy(fn),
     idle: () => queue.idle(),
-    writeBackRounds: () => writeBack.rounds,
     start: () => {
       worker.start();
-      writeBack.start();
       transcoder.start();
       queue.start().catch((e) => log.error('The processing queue could not start', e));
     },
     async stop() {
-      writeBack.stop();
       transcoder.stop();
       await queue.stop();
       await worker.stop();

@@ -17,8 +17,7 @@ export interface MediaOps {
   rotate(photo: PhotoRow, degrees: 90 | 180 | 270): Promise<PhotoUpdate>;
 }
 
-/** `writeBack` syncs the file system of DATA_DIR (storage/write-back.ts); it has no photo. */
-export type Operation = 'derivatives' | 'webCopy' | 'rotate' | 'writeBack';
+export type Operation = 'derivatives' | 'webCopy' | 'rotate';
 
 /** Sent once, first: what the worker needs to know to work. */
 export interface WorkerSetup {
@@ -32,7 +31,7 @@ export interface WorkerRequest {
   type: 'run';
   id: number;
   op: Operation;
-  photo?: PhotoRow;
+  photo: PhotoRow;
   degrees?: 90 | 180 | 270;
 }
 

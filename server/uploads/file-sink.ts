@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { unsupportedType, type AppError } from '../errors.js';
-import { noteWritten } from '../storage/write-back.js';
+import { writeBackFd } from '../storage/write-back.js';
 import { paceUploadBytes } from './pacer.js';
 import { SNIFF_BYTES, sniff, UNSUPPORTED_TYPE, type SniffedType } from './sniff.js';
 
@@ -98,7 +98,8 @@ export class FileSink extends Writable {
   override _final(cb: (err?: Error | null) => void): void {
     const head = this.head ? Buffer.concat(this.head) : null;
     this.head = null;
-    this.settle((head ? this.decide(head) : Promise.resolve()).then(() => this.flush()), cb);
+    // On the disk before the phone is told it arrived (see writeBackFd).
+    this.settle((head ? this.decide(head) : Promise.resolve()).then(() => this.flush()).then(() => writeBackFd(this.o.fd)), cb);
   }
 
   /** The stream's writes run one at a time; `writing` is the one under way. */
@@ -114,6 +115,7 @@ export class FileSink extends Writable {
   async keepReceived(): Promise<void> {
     await this.writing.catch(() => undefined);
     await this.flush();
+    await writeBackFd(this.o.fd);
   }
 
   private async flush(): Promise<void> {
@@ -168,7 +170,6 @@ export class FileSink extends Writable {
       throw e;
     }
     this.position += total;
-    noteWritten(total);
   }
 
   private async writeOut(buf: Buffer): Promise<void> {
@@ -180,6 +181,5 @@ export class FileSink extends Writable {
       off += bytesWritten;
       this.position += bytesWritten;
     }
-    noteWritten(buf.length);
   }
 }

@@ -1,57 +1,53 @@
-// Upload bytes are written back to the disk in rounds about once a second (sync -f, run by the
-// media worker) instead of in the kernel's multi-gigabyte bursts (server/storage/write-back.ts).
+// Upload bytes go to the disk (fdatasync) before the phone is told they arrived: a rush's data is
+// then written as it comes instead of in one multi-gigabyte burst that makes every other read and
+// write of the disk wait (server/storage/write-back.ts), and an answered upload survives a power cut.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import { after, test } from 'node:test';
-import { noteWritten, WriteBackRounds } from '../../server/storage/write-back.js';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
 import { sample } from '../helpers/samples.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
-import { uploadChunk } from '../helpers/uploads.js';
+import { uploadChunk, uploadFile } from '../helpers/uploads.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-let server: TestServer | undefined;
-after(() => server?.close());
-
-test('a round runs only after bytes were written, and never two at once', async () => {
-  let calls = 0;
-  let running = 0;
-  let most = 0;
-  const rounds = new WriteBackRounds(async () => {
-    calls++;
-    most = Math.max(most, ++running);
-    await sleep(600); // a slow disk: many ticks pass during one round
-    running--;
-  }, 20);
-  rounds.start();
-  try {
-    await sleep(100);
-    assert.equal(calls, 0, 'nothing written, no round');
-    noteWritten(5 * 1024 * 1024);
-    await sleep(250);
-    assert.equal(calls, 1, 'one round for what was written');
-    // Written while that round runs: one more round once it is over, not one per write.
-    for (let i = 0; i < 10; i++) {
-      noteWritten(1024);
-      await sleep(20);
-    }
-    await sleep(1000);
-    assert.equal(calls, 2, 'the writes made during a round wait for one next round');
-    assert.equal(most, 1, 'rounds never overlap');
-  } finally {
-    rounds.stop();
-  }
+let s: TestServer;
+before(async () => {
+  s = await startTestServer();
 });
+after(() => s.close());
 
-test('after an upload the server syncs the disk within a few seconds', async () => {
-  // Started only now: its rounds share the count of written bytes with the test above.
-  const s = (server = await startTestServer());
+/** Every fdatasync this process makes while `body` runs: the file and its size at that moment. */
+async function watchingSyncs<T>(body: () => Promise<T>): Promise<{ result: T; synced: { file: string; size: number }[] }> {
+  const synced: { file: string; size: number }[] = [];
+  const original = fs.fdatasync;
+  (fs as { fdatasync: typeof fs.fdatasync }).fdatasync = ((fd: number, cb: fs.NoParamCallback) => {
+    synced.push({ file: fs.readlinkSync(`/proc/self/fd/${fd}`), size: fs.fstatSync(fd).size });
+    return original(fd, cb);
+  }) as typeof fs.fdatasync;
+  try {
+    return { result: await body(), synced };
+  } finally {
+    (fs as { fdatasync: typeof fs.fdatasync }).fdatasync = original;
+  }
+}
+
+test('a chunk and a single-request upload are written to the disk before they are answered', async () => {
+  const incoming = path.join(s.dataDir, 'media', 'incoming');
   const data = fs.readFileSync(sample('Canon_40D.jpg'));
   const half = Math.floor(data.length / 2);
-  const before = s.services.processing.writeBackRounds();
-  const r = await uploadChunk(s.url, data.subarray(0, half), { chunk_start: 0, chunk_end: half, total_size: data.length, filename: 'canon.jpg', session_id: 'sync', is_last_chunk: false, upload_id: 'sync-1' });
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  const until = Date.now() + 10_000;
-  while (s.services.processing.writeBackRounds() === before && Date.now() < until) await sleep(50);
-  assert.ok(s.services.processing.writeBackRounds() > before, 'the media worker ran a write-back round (sync -f DATA_DIR) and it succeeded');
+  const chunk = await watchingSyncs(() =>
+    uploadChunk(s.url, data.subarray(0, half), { chunk_start: 0, chunk_end: half, total_size: data.length, filename: 'canon.jpg', session_id: 'sync', is_last_chunk: false, upload_id: 'sync-1' }),
+  );
+  assert.equal(chunk.result.status, 200, JSON.stringify(chunk.result.body));
+  assert.ok(
+    chunk.synced.some((x) => x.file.startsWith(incoming) && x.size === half),
+    `the partial file with the chunk's ${half} bytes was synced before the answer: ${JSON.stringify(chunk.synced)}`,
+  );
+
+  const photo = fs.readFileSync(sample('Nikon_D70.jpg'));
+  const single = await watchingSyncs(() => uploadFile(s.url, photo, 'nikon.jpg'));
+  assert.equal(single.result.status, 201, JSON.stringify(single.result.body));
+  assert.ok(
+    single.synced.some((x) => x.file.startsWith(s.dataDir) && x.size === photo.length),
+    `the whole upload (${photo.length} bytes) was synced before the answer: ${JSON.stringify(single.synced)}`,
+  );
 });
