@@ -4,7 +4,7 @@
 // that answers the gallery. Protocol: server/db/writer-protocol.ts; the other side: db/writer.ts.
 import { parentPort, workerData } from 'node:worker_threads';
 import { openSqlite } from './db/open.js';
-import type { FromWriter, ToWriter, WriterData } from './db/writer-protocol.js';
+import { runStatement, type FromWriter, type ToWriter, type WriterData } from './db/writer-protocol.js';
 
 const port = parentPort!;
 const setup = workerData as WriterData;
@@ -25,13 +25,7 @@ port.on('message', (m: ToWriter) => {
     return;
   }
   try {
-    const stmt = db.prepare(m.sql);
-    if (stmt.reader) {
-      send({ type: 'done', id: m.id, rows: stmt.all(m.params) as Record<string, unknown>[], changes: 0, lastInsertRowid: 0 });
-    } else {
-      const { changes, lastInsertRowid } = stmt.run(m.params);
-      send({ type: 'done', id: m.id, rows: [], changes, lastInsertRowid });
-    }
+    send({ type: 'done', id: m.id, ...runStatement(db, m.sql, m.params) });
   } catch (e) {
     const err = e as { message?: string; code?: unknown };
     send({ type: 'failed', id: m.id, error: { message: String(err?.message ?? e), code: typeof err?.code === 'string' ? err.code : undefined } });

@@ -1,7 +1,7 @@
 // express-session (not express) is imported because this is its Store adapter: the sessions repository.
 import session from 'express-session';
 import type { Sqlite } from '../db/open.js';
-import { localWriter, type SqlWriter } from '../db/writer.js';
+import { localWriter, type StatementWriter } from '../db/writer.js';
 import { log } from '../log.js';
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -14,11 +14,11 @@ export const SESSION_LIFETIME_MS = 30 * DAY;
  */
 export class SqliteSessionStore extends session.Store {
   private readonly lookup;
-  private readonly writer: SqlWriter;
+  private readonly writer: StatementWriter;
   private timer: NodeJS.Timeout | undefined;
 
   /** Reads run on `db`; writes go to `writer` (the server's writer thread), by default `db` itself. */
-  constructor(db: Sqlite, options: { writer?: SqlWriter; purgeEveryMs?: number } = {}) {
+  constructor(db: Sqlite, options: { writer?: StatementWriter; purgeEveryMs?: number } = {}) {
     super();
     this.writer = options.writer ?? localWriter(db);
     this.lookup = db.prepare<[string, number], { sess: string }>('SELECT sess FROM sessions WHERE sid = ? AND expires > ?');

@@ -1,6 +1,7 @@
 // What the server's main thread and its database writer thread (server/db-writer.ts) say to each
 // other. One statement per message; the main thread decides what runs together (db/writer.ts).
 import type { MessagePort } from 'node:worker_threads';
+import type { Sqlite } from './open.js';
 
 export interface WriterSetup {
   file: string;
@@ -19,6 +20,14 @@ export interface WriteResult {
   rows: Record<string, unknown>[];
   changes: number;
   lastInsertRowid: number | bigint;
+}
+
+/** Runs one statement on `db`: its rows when it returns any, else what it changed. */
+export function runStatement(db: Sqlite, sql: string, params: readonly unknown[]): WriteResult {
+  const stmt = db.prepare(sql);
+  if (stmt.reader) return { rows: stmt.all(params) as Record<string, unknown>[], changes: 0, lastInsertRowid: 0 };
+  const { changes, lastInsertRowid } = stmt.run(params);
+  return { rows: [], changes, lastInsertRowid };
 }
 
 export type FromWriter =

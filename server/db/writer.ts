@@ -2,7 +2,7 @@ import path from 'node:path';
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
 import { log } from '../log.js';
 import type { Sqlite } from './open.js';
-import { writerError, type FromWriter, type ToWriter, type WriteResult, type WriterData, type WriterSetup } from './writer-protocol.js';
+import { runStatement, writerError, type FromWriter, type ToWriter, type WriteResult, type WriterData, type WriterSetup } from './writer-protocol.js';
 
 export type { WriteResult } from './writer-protocol.js';
 
@@ -12,12 +12,16 @@ export interface WriterHold {
   release(): void;
 }
 
-/**
- * The database's one writing connection. `run` is a statement on its own (its own transaction);
- * `hold` keeps the connection for a transaction, and every other write waits until it is released.
- */
-export interface SqlWriter {
+/** Runs a statement on its own (its own transaction). */
+export interface StatementWriter {
   run(sql: string, params?: readonly unknown[]): Promise<WriteResult>;
+}
+
+/**
+ * The database's one writing connection. `hold` keeps it for a transaction, and every other
+ * write waits until it is released.
+ */
+export interface SqlWriter extends StatementWriter {
   hold(): Promise<WriterHold>;
   close(): Promise<void>;
 }
@@ -35,25 +39,12 @@ class Mutex {
   }
 }
 
-function runOn(db: Sqlite, sql: string, params: readonly unknown[]): WriteResult {
-  const stmt = db.prepare(sql);
-  if (stmt.reader) return { rows: stmt.all(params) as Record<string, unknown>[], changes: 0, lastInsertRowid: 0 };
-  const { changes, lastInsertRowid } = stmt.run(params);
-  return { rows: [], changes, lastInsertRowid };
-}
-
 /**
  * Writes on the caller's own connection, synchronously: the command-line tools, and tests that
  * build a service on a database of their own.
  */
-export function localWriter(db: Sqlite): SqlWriter {
-  const mutex = new Mutex();
-  const run = async (sql: string, params: readonly unknown[] = []) => runOn(db, sql, params);
-  return {
-    run,
-    hold: async () => ({ run, release: await mutex.lock() }),
-    close: async () => {},
-  };
+export function localWriter(db: Sqlite): StatementWriter {
+  return { run: async (sql, params = []) => runStatement(db, sql, params) };
 }
 
 /** The writer thread's entry: beside the bundle (dist/server/db-writer.js), or the source under tsx. */
