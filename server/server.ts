@@ -10,6 +10,7 @@ import { SqliteSessionStore } from './auth/session-store.js';
 import type { Config } from './config.js';
 import { dataPaths, type AppContext } from './context.js';
 import { createDashboardModule } from './dashboard/dashboard.module.js';
+import type { DiskUsage } from './dashboard/disk-usage.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createKysely, openSqlite } from './db/open.js';
 import { DatabaseWriter } from './db/writer.js';
@@ -36,6 +37,7 @@ export interface Services {
   bus: EventBus;
   processing: Processing;
   storage: StorageGuard;
+  disk: DiskUsage;
 }
 
 export interface RunningServer {
@@ -90,7 +92,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   sqlite.exec('PRAGMA query_only = ON');
   const writer = new DatabaseWriter({ file: paths.database });
   const db = createKysely(sqlite, writer);
-  const storage = createStorageGuard({ config, paths, db, sqlite, writer });
+  const { storage, disk } = createStorageGuard({ config, paths, db, sqlite, writer });
   let ready = false;
 
   const sessions = new SqliteSessionStore(sqlite, { writer });
@@ -108,7 +110,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     createSettingsModule({ settings }),
     createUploadsModule({ config, paths, db, settings, processing, storage }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
-    createDashboardModule({ config, paths, db, users }),
+    createDashboardModule({ config, disk, db, users }),
     createEventsModule({ bus, settings }),
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),
@@ -164,5 +166,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
     return closing;
   };
 
-  return { ctx, services: { settings, users, bus, processing, storage }, url, port, server, close };
+  return { ctx, services: { settings, users, bus, processing, storage, disk }, url, port, server, close };
 }

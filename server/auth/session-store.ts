@@ -14,6 +14,7 @@ export const SESSION_LIFETIME_MS = 30 * DAY;
  */
 export class SqliteSessionStore extends session.Store {
   private readonly lookup;
+  private readonly storedExpiry;
   private readonly writer: StatementWriter;
   private timer: NodeJS.Timeout | undefined;
 
@@ -22,6 +23,7 @@ export class SqliteSessionStore extends session.Store {
     super();
     this.writer = options.writer ?? localWriter(db);
     this.lookup = db.prepare<[string, number], { sess: string }>('SELECT sess FROM sessions WHERE sid = ? AND expires > ?');
+    this.storedExpiry = db.prepare<[string], { expires: number }>('SELECT expires FROM sessions WHERE sid = ?');
     this.purgeQuietly();
     this.timer = setInterval(() => this.purgeQuietly(), options.purgeEveryMs ?? 15 * 60 * 1000);
     this.timer.unref();
@@ -90,9 +92,26 @@ export class SqliteSessionStore extends session.Store {
     this.write('DELETE FROM sessions WHERE sid = ?', [sid], cb);
   }
 
+  /**
+   * express-session touches the session on every request and holds the answer until this calls
+   * back. The stored expiry is read first, and moved only when it would move by more than an
+   * hour; that write then goes on after the answer (it only extends the sign-in). Even a write
+   * that changes nothing takes the database's write lock, which an upload rush keeps busy.
+   */
   override touch(sid: string, sess: session.SessionData, cb?: (err?: unknown) => void): void {
     const expires = this.expiry(sess);
-    this.write('UPDATE sessions SET expires = ? WHERE sid = ? AND expires < ?', [expires, sid, expires - 60 * 60 * 1000], cb);
+    const moveIfBefore = expires - 60 * 60 * 1000;
+    try {
+      const stored = this.storedExpiry.get(sid);
+      if (stored && stored.expires < moveIfBefore) {
+        this.writer
+          .run('UPDATE sessions SET expires = ? WHERE sid = ? AND expires < ?', [expires, sid, moveIfBefore])
+          .catch((e) => log.warn('Could not extend a sign-in; the next request tries again', e));
+      }
+    } catch (err) {
+      return cb?.(err);
+    }
+    cb?.();
   }
 
   close(): void {

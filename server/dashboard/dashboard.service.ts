@@ -2,7 +2,6 @@ import type { Kysely } from 'kysely';
 import type { Dashboard } from '../../common/api-types.js';
 import { latestActivity } from '../activity/activity.repo.js';
 import type { AuthUser } from '../auth/permissions.js';
-import type { DataPaths } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { camerasByName } from '../photos/camera-stats.js';
 import { photoRowToAdminPhoto } from '../photos/photos.mappers.js';
@@ -10,8 +9,7 @@ import { PhotosRepo } from '../photos/photos.repo.js';
 import type { UsersService } from '../users/users.service.js';
 import { GuestsRepo } from '../guests/guests.repo.js';
 import { DashboardRepo } from './dashboard.repo.js';
-import { DiskUsage } from './disk-usage.js';
-import { MediaBytesRepo } from './media-bytes.repo.js';
+import type { DiskUsage } from './disk-usage.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const TREND_DAYS = 30;
@@ -37,7 +35,8 @@ export function topCameras(cameras: { name: string; count: number }[], top = TOP
 }
 
 export interface DashboardDeps {
-  paths: DataPaths;
+  /** Stored media's bytes, shared with the storage limit's checks. */
+  disk: DiskUsage;
   db: Kysely<DB>;
   users: UsersService;
   /** STORAGE_LIMIT_GB in bytes; undefined: the size of the filesystem holding DATA_DIR. */
@@ -49,13 +48,11 @@ export class DashboardService {
   private readonly repo: DashboardRepo;
   private readonly photos: PhotosRepo;
   private readonly guests: GuestsRepo;
-  private readonly disk: DiskUsage;
 
   constructor(private readonly deps: DashboardDeps) {
     this.repo = new DashboardRepo(deps.db);
     this.photos = new PhotosRepo(deps.db);
     this.guests = new GuestsRepo(deps.db);
-    this.disk = new DiskUsage(deps.paths, new MediaBytesRepo(deps.db));
   }
 
   async build(user: AuthUser, now = new Date()): Promise<Dashboard> {
@@ -66,8 +63,8 @@ export class DashboardService {
       this.repo.countSince(weekAgo),
       this.repo.uploadsPerDay(`${days[0]}T00:00:00Z`),
       this.photos.cameraCounts(),
-      this.disk.used(),
-      this.disk.limit(this.deps.storageLimitBytes),
+      this.deps.disk.used(),
+      this.deps.disk.limit(this.deps.storageLimitBytes),
       latestActivity(this.deps.db, 20),
       this.photos.listAdmin('all', RECENT_PHOTOS, 0),
       user.permissions.can_manage_users ? this.deps.users.stats() : undefined,

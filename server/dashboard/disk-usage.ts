@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import type { DataPaths } from '../context.js';
 import { resolveStored } from '../photos/photo-files.js';
-import type { MediaBytesRepo, Unmeasured } from './media-bytes.repo.js';
+import { log } from '../log.js';
+import type { MediaBytesRepo, Measured, Unmeasured } from './media-bytes.repo.js';
 
 /** Photos measured per call and stats at once: bounded, so a large backlog never floods the thread pool. */
 const BATCH = 200;
@@ -12,9 +13,16 @@ const AT_ONCE = 2;
  * photo's derivatives are measured once (two stats) and kept in media_bytes until their paths
  * change. Walking media/ instead cost a stat per file on every load, queued on the same four
  * libuv threads that serve thumbnails and write uploads, which stalled both under an upload rush.
+ *
+ * New measurements count at once and are recorded after the answer, all in one write: the
+ * dashboard and an upload's admission never wait for the database's writer, which an upload rush
+ * keeps busy. One instance serves both (server.ts), so they share its measurements.
  */
 export class DiskUsage {
   private pending: Promise<number> | undefined;
+  /** Measured, not yet recorded (by photo). */
+  private readonly measured = new Map<string, Measured>();
+  private recording: Promise<void> | undefined;
 
   constructor(
     private readonly paths: DataPaths,
@@ -29,18 +37,43 @@ export class DiskUsage {
     return this.pending;
   }
 
+  /** Resolves once the measurements taken so far are recorded (or their write failed, logged). */
+  async recorded(): Promise<void> {
+    while (this.recording) await this.recording;
+  }
+
   private async compute(): Promise<number> {
-    const todo = await this.repo.unmeasured(BATCH);
+    const { stored, unmeasured } = await this.repo.usage(BATCH);
+    let fresh = 0;
     let next = 0;
     await Promise.all(
       Array.from({ length: AT_ONCE }, async () => {
-        while (next < todo.length) {
-          const m = todo[next++];
-          await this.repo.record(m, await this.measure(m));
+        while (next < unmeasured.length) {
+          const m = unmeasured[next++];
+          const known = this.measured.get(m.photo_id);
+          const same = known && known.thumb_path === m.thumb_path && known.display_path === m.display_path;
+          const bytes = same ? known.bytes : await this.measure(m);
+          if (!same) this.measured.set(m.photo_id, { ...m, bytes });
+          fresh += bytes;
         }
       }),
     );
-    return this.repo.storedBytes();
+    if (this.measured.size) this.recording ??= this.record().finally(() => (this.recording = undefined));
+    return stored + fresh;
+  }
+
+  private async record(): Promise<void> {
+    while (this.measured.size) {
+      const batch = [...this.measured.values()].slice(0, BATCH);
+      try {
+        await this.repo.record(batch);
+      } catch (e) {
+        // Kept here: the next computation counts them without a stat and tries again.
+        log.warn('Recording the size of photos\' derivatives failed', e);
+        return;
+      }
+      for (const m of batch) if (this.measured.get(m.photo_id) === m) this.measured.delete(m.photo_id);
+    }
   }
 
   private async measure(m: Unmeasured): Promise<number> {

@@ -15,21 +15,25 @@ export { StorageGuard, storageFull, isDiskFull, NO_ROOM } from './storage-guard.
 
 /**
  * The storage limits uploads are held to, and the space reserve the database falls back on when
- * the disk fills (its file is DATA_DIR/space-reserve). Stored media are counted by the same
- * DiskUsage the dashboard shows, so the limit and the dashboard never disagree.
+ * the disk fills (its file is DATA_DIR/space-reserve). Stored media are counted by the DiskUsage
+ * returned beside it, the one the dashboard shows, so the limit and the dashboard never disagree.
  */
-export function createStorageGuard(d: { config: Config; paths: DataPaths; db: Kysely<DB>; sqlite: Sqlite; writer?: DatabaseWriter }): StorageGuard {
+export function createStorageGuard(d: { config: Config; paths: DataPaths; db: Kysely<DB>; sqlite: Sqlite; writer?: DatabaseWriter }): {
+  storage: StorageGuard;
+  disk: DiskUsage;
+} {
   const reserve = new SpaceReserve(path.join(d.paths.root, 'space-reserve'));
   const s = fs.statfsSync(d.paths.root);
   if (s.bavail * s.bsize >= 2 * reserve.bytes) reserve.ensure();
   if (d.writer) d.writer.freeSpace = () => reserve.release();
   else retryWhenDiskFull(d.sqlite, () => reserve.release());
-  const usage = new DiskUsage(d.paths, new MediaBytesRepo(d.db));
-  return new StorageGuard({
+  const disk = new DiskUsage(d.paths, new MediaBytesRepo(d.db));
+  const storage = new StorageGuard({
     root: d.paths.root,
     limitBytes: d.config.storageLimitBytes,
     minFreeBytes: d.config.minFreeBytes,
-    used: () => usage.used(),
+    used: () => disk.used(),
     reserve,
   });
+  return { storage, disk };
 }

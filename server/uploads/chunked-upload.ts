@@ -11,6 +11,7 @@ import { admitNewUpload } from './admission.js';
 import { hasChunkFields, parseChunkFields, uploaderNameField, type ChunkFields } from './chunk-fields.js';
 import { FileSink } from './file-sink.js';
 import { KeyLock } from './key-lock.js';
+import { UploadOffsets } from './offsets.js';
 import { sniff, SNIFF_BYTES, UNSUPPORTED_TYPE } from './sniff.js';
 import { newId, type StoredUpload, type Uploader, type UploadStore } from './store.js';
 import { discard, pour, type ReadForm } from './streams.js';
@@ -52,14 +53,32 @@ const rejectsContent = (e: unknown) => e instanceof AppError && REJECTS_CONTENT.
 
 const unknownUpload = () => conflict('This upload is unknown or expired: start again from byte 0.', { received_bytes: 0 });
 
-/** Chunked, resumable uploads: partial state in the `uploads` table, the running hash in memory. */
+/**
+ * Chunked, resumable uploads: partial state in the `uploads` table, the running hash and the
+ * latest offsets in memory (the offsets are written to the table after each answer).
+ */
 export class ChunkedUploads {
   private hashes = new Map<string, HashState>();
   private readonly locks = new KeyLock();
   private readonly repo: UploadsRepo;
+  private readonly offsets: UploadOffsets;
 
   constructor(private readonly d: ChunkedUploadsDeps) {
     this.repo = d.repo;
+    this.offsets = new UploadOffsets((o) => d.repo.setReceivedMany(o));
+  }
+
+  /** Writes the offsets not yet in the database (on shutdown). */
+  flush(): Promise<void> {
+    return this.offsets.flush();
+  }
+
+  /** The upload's row, with the offset this process knows when the table has not caught up yet. */
+  private async find(key: string): Promise<UploadRow | undefined> {
+    const row = await this.repo.findByKey(key);
+    const known = row?.status === 'receiving' ? this.offsets.get(row.id) : undefined;
+    if (row && known !== undefined) row.received_bytes = known;
+    return row;
   }
 
   private abs = (rel: string) => path.join(this.d.paths.root, rel);
@@ -121,7 +140,7 @@ export class ChunkedUploads {
   }
 
   private async progress(key: string): Promise<UploadProgress> {
-    const row = await this.repo.findByKey(key);
+    const row = await this.find(key);
     if (!row) return { received_bytes: 0 };
     if (row.status === 'complete') return { received_bytes: row.total_size, complete: true, photo_id: row.photo_id };
     return { received_bytes: row.received_bytes };
@@ -134,7 +153,7 @@ export class ChunkedUploads {
       await this.dropByKey(f.key);
       throw endsShort();
     }
-    let row = await this.repo.findByKey(f.key);
+    let row = await this.find(f.key);
     if (row?.status === 'complete') {
       if (f.chunkStart === 0 && !f.isLast) {
         // The same key starting over after a finished upload: a new upload.
@@ -216,25 +235,28 @@ export class ChunkedUploads {
       } else {
         // Interrupted: keep what arrived (written now if it was still gathered) so the client can resume from there.
         await sink.keepReceived().catch(() => undefined);
-        await this.advance(row, state, sink.position);
+        this.advance(row, state, sink.position);
         if (sink.hashAhead) this.hashes.delete(row.id);
       }
       throw e;
     } finally {
       await handle.close();
     }
-    await this.advance(row, state, sink.position);
+    this.advance(row, state, sink.position);
   }
 
-  /** Records progress only after the bytes are in the file, so the row never claims more than the file holds. */
-  private async advance(row: UploadRow, state: HashState, position: number): Promise<void> {
+  /**
+   * Progress counts only once the bytes are in the file (synced), so the row never claims more
+   * than the file holds. It is answered from memory at once and written to the row after.
+   */
+  private advance(row: UploadRow, state: HashState, position: number): void {
     state.offset = position;
     row.received_bytes = position;
-    await this.repo.setReceived(row.id, position);
+    this.offsets.set(row.id, position);
   }
 
   private async afterChunk(f: ChunkFields, uploader: Uploader): Promise<ChunkOutcome> {
-    const row = await this.repo.findByKey(f.key);
+    const row = await this.find(f.key);
     if (!row) throw unknownUpload();
     if (row.status === 'complete') {
       if (f.isLast) return { stored: { photoId: row.photo_id!, duplicate: row.duplicate === 1 } };
@@ -269,9 +291,12 @@ export class ChunkedUploads {
       originalName: row.filename,
       sessionId: row.session_id,
       uploader,
+      uploadId: row.id,
     });
     this.hashes.delete(row.id);
-    await this.repo.markComplete(row.id, stored.photoId, stored.duplicate);
+    // A new photo marked the row complete in its own transaction; a duplicate did not.
+    if (stored.duplicate) await this.repo.markComplete(row.id, stored.photoId, true);
+    this.offsets.forget(row.id);
     return { stored };
   }
 
@@ -291,7 +316,7 @@ export class ChunkedUploads {
     }
     if (offset !== row.received_bytes) {
       row.received_bytes = offset;
-      await this.repo.setReceived(row.id, offset);
+      this.offsets.set(row.id, offset);
     }
     const state = { hash, offset };
     this.hashes.set(row.id, state);
@@ -305,6 +330,7 @@ export class ChunkedUploads {
 
   private async drop(row: UploadRow): Promise<void> {
     this.hashes.delete(row.id);
+    this.offsets.forget(row.id);
     await this.repo.delete(row.id);
     await fsp.rm(this.abs(row.temp_path), { force: true });
   }

@@ -9,7 +9,7 @@ import { log } from '../log.js';
 import { INVISIBLE_CHARS } from '../photos/file-names.js';
 import { PhotosRepo } from '../photos/photos.repo.js';
 import type { SniffedType } from './sniff.js';
-import type { UploadsRepo } from './uploads.repo.js';
+import { UploadsRepo } from './uploads.repo.js';
 
 /** What a stored photo needs from processing: its derivatives are queued. */
 export interface Enqueue {
@@ -31,6 +31,8 @@ export interface ReceivedFile {
   originalName: string;
   sessionId: string;
   uploader: Uploader;
+  /** The chunked upload this file completes: its row is marked complete in the photo's transaction. */
+  uploadId?: string;
 }
 
 /** Who sent a file: the guest's cookie id and the name they gave (null: anonymous). */
@@ -112,6 +114,7 @@ export class UploadStore {
     const alongside = async (tx: Kysely<DB>) => {
       await recordUploadActivity(tx, { ...f.uploader, kind, filename: f.originalName });
       await this.d.processing.enqueue(id, tx);
+      if (f.uploadId) await new UploadsRepo(tx).markComplete(f.uploadId, id, false);
     };
     const inserted = await this.photos.insertWith(row, alongside).catch(async (e) => {
       await removeQuietly(finalPath);

@@ -24,8 +24,9 @@ export function createUploadsModule(deps: UploadsDeps): Module {
       timer = setInterval(sweep, CLEANUP_EVERY_MS);
       timer.unref();
     },
-    stop() {
+    async stop() {
       if (timer) clearInterval(timer);
+      await uploads.flush();
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import type { DB, UploadRow } from '../db/schema.js';
 
 /** SQL for partial uploads (the `uploads` table, written only here) and the duplicate lookup by SHA-256. */
@@ -42,8 +42,13 @@ export class UploadsRepo {
     return { session, client };
   }
 
-  async setReceived(id: string, receivedBytes: number): Promise<void> {
-    await this.db.updateTable('uploads').set({ received_bytes: receivedBytes, updated_at: Date.now() }).where('id', '=', id).execute();
+  /** Many partial uploads' offsets in one statement; a row completed or dropped meanwhile is left alone. */
+  async setReceivedMany(offsets: [id: string, receivedBytes: number][]): Promise<void> {
+    if (!offsets.length) return;
+    const byId = sql.join(offsets.map(([id, n]) => sql`WHEN ${id} THEN ${n}`), sql` `);
+    await sql`
+      UPDATE uploads SET received_bytes = CASE id ${byId} END, updated_at = ${Date.now()}
+      WHERE status = 'receiving' AND id IN (${sql.join(offsets.map(([id]) => id))})`.execute(this.db);
   }
 
   async markComplete(id: string, photoId: string, duplicate: boolean): Promise<void> {

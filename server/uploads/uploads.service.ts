@@ -82,6 +82,11 @@ export class UploadsService {
     return sweepOrphans({ paths: this.d.paths, repo: this.repo, processing: this.d.processing, startedAt });
   }
 
+  /** On shutdown: writes the partial uploads' latest offsets, which are recorded after each answer. */
+  flush(): Promise<void> {
+    return this.chunked.flush();
+  }
+
   /** Removes partial uploads untouched for `maxAgeMs` (and old completed rows); returns how many rows went. */
   cleanup(maxAgeMs?: number, now?: number): Promise<number> {
     return this.chunked.cleanup(maxAgeMs, now);

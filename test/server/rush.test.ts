@@ -114,7 +114,9 @@ test('storage_used is summed from the database: derivatives are measured once, a
   const row = await s.ctx.db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
   const size = (rel: string | null) => fs.statSync(`${s.dataDir}/${rel}`).size;
   const derived = size(row.thumb_path) + size(row.display_path);
-  assert.equal((await used()) - before, row.file_size + derived);
+  assert.equal((await used()) - before, row.file_size + derived, 'counted at once, before the measurement is recorded');
+  await s.services.disk.recorded();
+  assert.equal((await used()) - before, row.file_size + derived, 'counted once, from the record');
   const measured = await s.ctx.db.selectFrom('media_bytes').selectAll().where('photo_id', '=', id).executeTakeFirstOrThrow();
   assert.equal(measured.bytes, derived, 'the measurement is kept in SQLite');
   assert.equal((await admin.del(`/admin/api/photos/${id}/delete`)).status, 200);
