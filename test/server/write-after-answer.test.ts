@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { openDatabase } from '../../server/db/open.js';
+import { UploadOffsets } from '../../server/uploads/offsets.js';
 import { sample } from '../helpers/samples.js';
 import { startTestServer, TestClient, type TestServer } from '../helpers/server.js';
 import { chunkedUpload, sha256, uploadChunk, type ChunkForm } from '../helpers/uploads.js';
@@ -156,4 +157,28 @@ test('a signed-in request does not wait to extend its session; an expiry more th
     lock.release();
   }
   await eventually(() => expires() > Date.now() + 24 * 3600_000, 'the expiry moved forward once the lock was free');
+});
+
+test('offsets: many uploads in one write, the latest of each; a failed write keeps them known and goes with the next one', async () => {
+  const writes: [string, number][][] = [];
+  let failNext = true;
+  const offsets = new UploadOffsets(async (batch) => {
+    await sleep(5);
+    if (failNext) {
+      failNext = false;
+      throw new Error('disk full');
+    }
+    writes.push(batch);
+  });
+  offsets.set('a', 100); // this write fails
+  offsets.set('b', 50); // waits behind it
+  offsets.set('a', 200);
+  await offsets.flush();
+  assert.deepEqual(writes, [], 'nothing written yet: the first write failed and the loop stopped');
+  assert.equal(offsets.get('a'), 200, 'still known in memory');
+  offsets.forget('b'); // completed meanwhile: its row says what counts
+  offsets.set('c', 10);
+  await offsets.flush();
+  assert.deepEqual(writes.flat().sort(), [['a', 200], ['c', 10]]);
+  assert.equal(offsets.get('b'), undefined);
 });
