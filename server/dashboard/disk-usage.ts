@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import type { DataPaths } from '../context.js';
 import { resolveStored } from '../photos/photo-files.js';
-import { log } from '../log.js';
+import { WriteBehind } from '../db/write-behind.js';
 import type { MediaBytesRepo, Measured, Unmeasured } from './media-bytes.repo.js';
 
 /** Photos measured per call and stats at once: bounded, so a large backlog never floods the thread pool. */
@@ -21,13 +21,14 @@ const AT_ONCE = 2;
 export class DiskUsage {
   private pending: Promise<number> | undefined;
   /** Measured, not yet recorded (by photo). */
-  private readonly measured = new Map<string, Measured>();
-  private recording: Promise<void> | undefined;
+  private readonly records: WriteBehind<Measured>;
 
   constructor(
     private readonly paths: DataPaths,
     private readonly repo: MediaBytesRepo,
-  ) {}
+  ) {
+    this.records = new WriteBehind((batch) => repo.record(batch.map(([, m]) => m)), "the size of photos' derivatives");
+  }
 
   /** Concurrent callers share one computation. */
   used(): Promise<number> {
@@ -38,42 +39,29 @@ export class DiskUsage {
   }
 
   /** Resolves once the measurements taken so far are recorded (or their write failed, logged). */
-  async recorded(): Promise<void> {
-    while (this.recording) await this.recording;
+  recorded(): Promise<void> {
+    return this.records.flush();
   }
 
   private async compute(): Promise<number> {
     const { stored, unmeasured } = await this.repo.usage(BATCH);
-    let fresh = 0;
+    let bytesOfUnmeasured = 0;
+    const fresh: Measured[] = [];
     let next = 0;
     await Promise.all(
       Array.from({ length: AT_ONCE }, async () => {
         while (next < unmeasured.length) {
           const m = unmeasured[next++];
-          const known = this.measured.get(m.photo_id);
+          const known = this.records.queuedFor(m.photo_id);
           const same = known && known.thumb_path === m.thumb_path && known.display_path === m.display_path;
           const bytes = same ? known.bytes : await this.measure(m);
-          if (!same) this.measured.set(m.photo_id, { ...m, bytes });
-          fresh += bytes;
+          if (!same) fresh.push({ ...m, bytes });
+          bytesOfUnmeasured += bytes;
         }
       }),
     );
-    if (this.measured.size) this.recording ??= this.record().finally(() => (this.recording = undefined));
-    return stored + fresh;
-  }
-
-  private async record(): Promise<void> {
-    while (this.measured.size) {
-      const batch = [...this.measured.values()].slice(0, BATCH);
-      try {
-        await this.repo.record(batch);
-      } catch (e) {
-        // Kept here: the next computation counts them without a stat and tries again.
-        log.warn('Recording the size of photos\' derivatives failed', e);
-        return;
-      }
-      for (const m of batch) if (this.measured.get(m.photo_id) === m) this.measured.delete(m.photo_id);
-    }
+    for (const m of fresh) this.records.set(m.photo_id, m); // one turn: one write
+    return stored + bytesOfUnmeasured;
   }
 
   private async measure(m: Unmeasured): Promise<number> {
