@@ -4,6 +4,8 @@ import './styles/base.css';
 import './styles/guest.css';
 import './styles/admin.css';
 import './styles/wall.css';
+import { startLanguage } from './i18n';
 import { App } from './routes';
 
-createRoot(document.getElementById('root')!).render(<App />);
+// The page's language is in before the first paint (its file is preloaded by the HTML).
+void startLanguage().then(() => createRoot(document.getElementById('root')!).render(<App />));

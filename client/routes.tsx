@@ -1,19 +1,26 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { lazy, Suspense, useEffect } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { Toaster } from './components/ui/toast';
+import { language, withTexts } from './i18n';
 import { loadSettings } from './state/settings';
 import { HomePage } from './pages/HomePage';
 import { LivePage } from './pages/LivePage';
 import { GalleryPage } from './pages/GalleryPage';
 
-// Admin code and the wall live in their own chunks: guests never download them.
-const AdminApp = lazy(() => import('./pages/admin/AdminApp'));
+// Admin code and the wall live in their own chunks: guests never download them. The admin
+// panel's texts are a catalogue part of their own, fetched with it (withTexts).
+const AdminApp = lazy(() => withTexts(import('./pages/admin/AdminApp')));
 const WallPage = lazy(() => import('./pages/WallPage'));
 
 export function App() {
+  useSignals();
+  // Every text re-renders in a newly chosen language, while each page keeps its state.
+  const lang = language.value;
   useEffect(() => {
-    void loadSettings();
-  }, []);
+    // The couple's own words come in the page's language: read again after a switch.
+    void loadSettings(true);
+  }, [lang]);
   return (
     <>
       <Suspense fallback={<div className="page-loading" aria-busy="true" />}>

@@ -171,6 +171,34 @@ export interface ScheduleItem {
   /** The moment's window (ISO 8601 with an offset); photos taken in it belong to this item. */
   starts_at?: string | null;
   ends_at?: string | null;
+  /**
+   * Public settings only, when the title shown is a translation: the title the settings hold,
+   * which `GET /api/photos?moment=` and gallery items' `moment` use.
+   */
+  moment?: string;
+}
+
+/** A schedule item's texts in another language; any may be left out. */
+export type ScheduleText = Partial<Pick<ScheduleItem, 'title' | 'day' | 'time' | 'venue' | 'location' | 'attire' | 'attendance' | 'description'>>;
+
+/** The couple's words in one language (settings.translations.<code>); any field optional. */
+export interface TranslatedTexts {
+  welcome_text?: string;
+  photo_sharing_text?: string;
+  thank_you_text?: string;
+  couple_names?: [string, string];
+  /** By position: the n-th entry translates the n-th schedule item. */
+  schedule?: ScheduleText[];
+}
+
+/** Language code -> the couple's words in it. */
+export type Translations = Partial<Record<string, TranslatedTexts>>;
+
+/** A language the site speaks: code, its name in itself, writing direction. */
+export interface LanguageInfo {
+  code: string;
+  name: string;
+  dir: 'ltr' | 'rtl';
 }
 
 /** manual: new uploads wait for approval; auto: a new upload becomes visible once processed. */
@@ -192,9 +220,20 @@ export interface WeddingSettings {
   time_zone: string;
   /** Gallery, viewer and wall show who shared a photo ("Shared by Anna"). */
   show_uploader_names: boolean;
+  /** The language of the texts above, and of a page whose reader names none we speak. */
+  default_language: string;
+  /** The texts above in other languages (admin settings only; GET /api/settings answers them resolved). */
+  translations?: Translations;
 }
 
 export interface SettingsResponse {
   success: true;
   settings: WeddingSettings;
+}
+
+/** GET /api/settings: the texts in the request's language, and which languages there are. */
+export interface PublicSettingsResponse extends SettingsResponse {
+  language: string;
+  default_language: string;
+  languages: LanguageInfo[];
 }

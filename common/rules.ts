@@ -1,23 +1,25 @@
+import { msg, type Message } from './languages.js';
+
 /**
  * The rules both sides apply, written once: the server enforces them, the client may show them.
- * Plain functions with no imports, so the browser bundle can take them as they are. Each returns
- * a sentence describing the problem, or null when the value is fine.
+ * Plain functions, so the browser bundle can take them as they are. Each returns the problem as a
+ * catalogue message (shown in the reader's language), or null when the value is fine.
  */
 
 export const USERNAME_PATTERN = /^[A-Za-z0-9_.@-]{3,50}$/;
-export const USERNAME_RULE = 'Username must be 3 to 50 letters, digits or . _ - @';
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 256;
 /** Longest username or password a sign-in looks at; anything longer is refused before hashing. */
 export const LOGIN_FIELD_MAX = 200;
 
-export function usernameProblem(v: string): string | null {
-  return USERNAME_PATTERN.test(v) ? null : USERNAME_RULE;
+export function usernameProblem(v: string): Message | null {
+  return USERNAME_PATTERN.test(v) ? null : msg('errors.users.username_shape');
 }
 
-export function passwordProblem(v: string, label = 'Password'): string | null {
-  if (v.length < PASSWORD_MIN) return `${label} must be at least ${PASSWORD_MIN} characters`;
-  if (v.length > PASSWORD_MAX) return `${label} must be at most ${PASSWORD_MAX} characters`;
+/** `field`: how the sentence names the password (the user form's "Password" unless given). */
+export function passwordProblem(v: string, field: Message | string = msg('errors.field.password')): Message | null {
+  if (v.length < PASSWORD_MIN) return msg('errors.rule.min_chars', { field, min: PASSWORD_MIN });
+  if (v.length > PASSWORD_MAX) return msg('errors.rule.max_chars', { field, max: PASSWORD_MAX });
   return null;
 }
 
@@ -36,11 +38,11 @@ export const MAX_EXPORT_IDS = 10_000;
  * A `photo_ids` list: non-empty, at most `max`, every entry a photo id; duplicates dropped.
  * Returns the ids or a sentence describing the problem.
  */
-export function parsePhotoIds(raw: unknown, max: number): { ids: string[] } | { problem: string } {
-  if (!Array.isArray(raw) || raw.length === 0) return { problem: 'photo_ids must be a non-empty list of photo ids.' };
-  if (raw.length > max) return { problem: `At most ${max} photos can be handled at once (got ${raw.length}).` };
+export function parsePhotoIds(raw: unknown, max: number): { ids: string[] } | { problem: Message } {
+  if (!Array.isArray(raw) || raw.length === 0) return { problem: msg('errors.photos.ids_empty') };
+  if (raw.length > max) return { problem: msg('errors.photos.ids_too_many', { max, count: raw.length }) };
   const bad = raw.find((id) => !isPhotoId(id));
-  if (bad !== undefined) return { problem: `photo_ids holds something that is not a photo id: ${JSON.stringify(bad).slice(0, 80)}.` };
+  if (bad !== undefined) return { problem: msg('errors.photos.ids_not_id', { value: JSON.stringify(bad).slice(0, 80) }) };
   return { ids: [...new Set(raw as string[])] };
 }
 
@@ -51,12 +53,12 @@ export const UPLOADER_NAME_MAX = 60;
  * The name a guest gave with an upload: control characters removed, surrounding spaces trimmed;
  * empty means anonymous (null). Longer than UPLOADER_NAME_MAX: a sentence describing the problem.
  */
-export function cleanUploaderName(raw: unknown): { name: string | null } | { problem: string } {
+export function cleanUploaderName(raw: unknown): { name: string | null } | { problem: Message } {
   if (raw === undefined || raw === null) return { name: null };
-  if (typeof raw !== 'string') return { problem: 'Your name must be text.' };
+  if (typeof raw !== 'string') return { problem: msg('errors.uploads.name_not_text') };
   // C0 and C1 control characters (newlines, tabs, escapes) never belong in a name shown on a wall.
   const name = raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim();
   if (!name) return { name: null };
-  if ([...name].length > UPLOADER_NAME_MAX) return { problem: `Your name can be at most ${UPLOADER_NAME_MAX} characters long.` };
+  if ([...name].length > UPLOADER_NAME_MAX) return { problem: msg('errors.uploads.name_too_long', { max: UPLOADER_NAME_MAX }) };
   return { name };
 }

@@ -2,12 +2,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { writeAppManifest } from './app-manifest.mjs';
+import { measureBundles, formatSizes } from './bundle-size.mjs';
+import { languageTable, loadLocales, moduleSource } from './i18n/catalogues.mjs';
+import { localesPlugin } from './i18n/esbuild-plugin.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const dist = path.join(root, 'dist');
 const quiet = process.argv.includes('--quiet');
+// The catalogues (locales/*.po), compiled once for both bundles.
+const locales = await loadLocales();
+for (const p of locales.problems) console.warn(`locales: ${p} (English shows instead)`);
 
 async function buildServer() {
   // server/media-worker.ts is the processing child process main.js starts (dist/server/media-worker.js);
@@ -22,6 +28,7 @@ async function buildServer() {
     target: 'node20',
     format: 'esm',
     packages: 'external', // sharp, better-sqlite3, argon2 … stay in node_modules
+    plugins: [localesPlugin(locales, { shorten: false })],
     sourcemap: true,
     logLevel: 'warning',
   });
@@ -51,6 +58,7 @@ async function buildClient() {
     alias: { 'use-sync-external-store/shim/index.js': './client/vendor/use-sync-external-store.ts' },
     // Licence texts go to a .LEGAL.txt file next to each bundle, linked from it.
     legalComments: 'linked',
+    plugins: [localesPlugin(locales, { shorten: true })],
     metafile: true,
     logLevel: 'warning',
   });
@@ -69,15 +77,24 @@ async function buildClient() {
     .replace('<!--JS-->', `<script type="module" src="${rel(mainJs)}"></script>`);
   fs.writeFileSync(path.join(out, 'index.html'), html);
   fs.writeFileSync(path.join(dist, 'client-meta.json'), JSON.stringify(result.metafile));
+  await writeCatalogues(path.join(out, 'assets'));
   precompress(path.join(out, 'assets'));
-  if (!quiet) {
-    // Sizes of the copies precompress() wrote, the bytes a browser downloads.
-    const sizeOf = (files, ext) => files.reduce((n, f) => n + fs.statSync(path.join(root, f) + ext).size, 0);
-    const js = outputs.filter(([f]) => f.endsWith('.js')).map(([f]) => f);
-    // What a guest loads: the entry and the chunks it imports up front (not the admin panel or the wall).
-    const guest = [mainJs, ...result.metafile.outputs[mainJs].imports.filter((i) => i.kind === 'import-statement').map((i) => i.path)];
-    const kb = (n) => (n / 1024).toFixed(1);
-    console.log(`client: ${js.length} JS files, ${kb(sizeOf(js, '.gz'))} KB gzip in all; guest pages ${kb(sizeOf(guest, '.gz'))} KB gzip, ${kb(sizeOf(guest, '.br'))} KB brotli`);
+  if (!quiet) console.log(formatSizes(measureBundles(root)));
+}
+
+/**
+ * Each language's texts other than English, one small file per catalogue part, fetched only by
+ * pages in that language (English is in the bundles themselves).
+ */
+async function writeCatalogues(assets) {
+  const { catalogueUrl } = await languageTable();
+  for (const [lang] of locales.languages) {
+    if (lang === 'en') continue;
+    for (const part of locales.parts) {
+      if (part === locales.serverPart) continue;
+      const { code } = await transform(moduleSource(locales, `${lang}/${part}`, { shorten: true }), { minify: true, format: 'esm', loader: 'js' });
+      fs.writeFileSync(path.join(assets, path.basename(catalogueUrl(lang, part, locales.build))), code);
+    }
   }
 }
 

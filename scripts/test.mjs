@@ -28,6 +28,7 @@ if (!hasBrowser) {
 fs.mkdirSync(path.join(root, 'test-artifacts'), { recursive: true });
 const args = [
   '--import', 'tsx',
+  '--import', './scripts/i18n/register.mjs', // the catalogues (locales:*) for code run from source
   '--test',
   '--test-force-exit', // React in happy-dom leaves MessagePorts open
   `--test-concurrency=${process.env.TEST_CONCURRENCY || 2}`,

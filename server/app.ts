@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import express, { Router, type Express } from 'express';
 import session from 'express-session';
@@ -6,7 +5,10 @@ import { loadUser, sameOriginOnly } from './auth/auth.middleware.js';
 import { SESSION_LIFETIME_MS, type SqliteSessionStore } from './auth/session-store.js';
 import type { Config } from './config.js';
 import { apiNotFound, errorHandler } from './http/errors.js';
+import { languageOf } from './http/language.js';
+import { translate } from './i18n/messages.js';
 import { endIdleBodies } from './http/idle-body.js';
+import { indexPage } from './http/index-page.js';
 import { precompressedAssets } from './http/precompressed.js';
 import type { Module } from './http/module.js';
 import { afterBodyTiming } from './http/server-timing.js';
@@ -23,14 +25,18 @@ export interface AppDeps {
   modules: Module[];
   /** False while starting and once shutdown begins: /api/health then answers 503. */
   ready?: () => boolean;
+  /** The wedding's default_language (settings), for requests that name no language of their own. */
+  defaultLanguage?: () => string;
 }
 
 export const SESSION_COOKIE = 'wedding.sid';
 
 /** The Express app; it never listens (server.ts does). */
-export function createApp({ config, sessionSecret, sessions, users, modules, ready }: AppDeps): Express {
+export function createApp({ config, sessionSecret, sessions, users, modules, ready, defaultLanguage }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
+  // Read by http/language.ts wherever a request's language is needed (answers, error sentences, pages).
+  app.locals.defaultLanguage = defaultLanguage ?? (() => 'en');
   // `true` means the one tunnel or proxy in front: trusting every hop would let a client pick its
   // own address in X-Forwarded-For and so reset the per-address sign-in limit.
   app.set('trust proxy', config.trustProxy === true ? 1 : config.trustProxy);
@@ -46,9 +52,9 @@ export function createApp({ config, sessionSecret, sessions, users, modules, rea
   app.use(endIdleBodies(config.bodyIdleTimeoutMs));
   app.use(['/api/upload', '/api/upload-chunk'], afterBodyTiming);
 
-  app.get('/api/health', (_req, res) => {
+  app.get('/api/health', (req, res) => {
     if (ready && !ready()) {
-      res.status(503).set('Retry-After', '5').json({ success: false, status: 'starting', error: 'The server is starting.', code: 'unavailable' });
+      res.status(503).set('Retry-After', '5').json({ success: false, status: 'starting', error: translate(languageOf(req), 'errors.starting'), code: 'unavailable' });
       return;
     }
     res.json({ status: 'ok' });
@@ -89,13 +95,8 @@ export function createApp({ config, sessionSecret, sessions, users, modules, rea
 
   for (const m of modules) for (const r of m.root ?? []) app.use(r);
 
-  // Every other GET is the single-page client; it redirects unknown routes to /.
-  const indexFile = path.join(client, 'index.html');
-  app.get(/.*/, (_req, res, next) => {
-    if (!fs.existsSync(indexFile)) return next();
-    res.set('Cache-Control', 'no-cache');
-    res.sendFile(indexFile);
-  });
+  // Every other GET is the single-page client, in the page's language; it redirects unknown routes to /.
+  app.get(/.*/, indexPage(path.join(client, 'index.html')));
 
   app.use(errorHandler);
   return app;

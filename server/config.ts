@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { passwordProblem, USERNAME_PATTERN } from '../common/rules.js';
+import { inEnglish } from './i18n/english.js';
 
 /** Everything the server reads from the environment, parsed once. */
 export interface Config {
@@ -89,7 +90,8 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
   }
   const adminPassword = env.ADMIN_PASSWORD === undefined || env.ADMIN_PASSWORD === '' ? undefined : env.ADMIN_PASSWORD;
   const passwordIssue = adminPassword === undefined ? null : passwordProblem(adminPassword, 'ADMIN_PASSWORD');
-  if (passwordIssue) problems.push(passwordIssue);
+  // The operator reads these in the log: in English, as the rest of it.
+  if (passwordIssue) problems.push(inEnglish(passwordIssue.key, passwordIssue.values).replace(/\.$/, ''));
 
   const sessionSecret = text('SESSION_SECRET');
   if (sessionSecret !== undefined && sessionSecret.length < 16) {

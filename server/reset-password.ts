@@ -4,6 +4,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { passwordProblem } from '../common/rules.js';
+import { inEnglish } from './i18n/english.js';
 import { SqliteSessionStore } from './auth/session-store.js';
 import { fail, resolveDataDir } from './backup/cli.js';
 import { dataPaths } from './context.js';
@@ -20,7 +21,7 @@ async function main(): Promise<void> {
   if (p !== -1) {
     password = args[p + 1];
     const problem = passwordProblem(password ?? '', 'The new password');
-    if (problem) fail(`${problem}.`);
+    if (problem) fail(inEnglish(problem.key, problem.values));
     args.splice(p, 2);
   }
   const dataDir = resolveDataDir(args);

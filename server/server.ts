@@ -117,7 +117,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
     createGuestsModule({ db, paths, bus }),
   ];
 
-  const app = createApp({ config, sessionSecret: ctx.sessionSecret, sessions, users, modules, ready: () => ready });
+  await settings.get(); // warm: every request's language falls back on default_language
+  const app = createApp({ config, sessionSecret: ctx.sessionSecret, sessions, users, modules, ready: () => ready, defaultLanguage: () => settings.defaultLanguage() });
   const server = http.createServer(app);
   // Uploads over slow phone connections: no request timeout beyond the client's own 2 minutes per chunk.
   server.requestTimeout = 0;

@@ -1,4 +1,5 @@
 import type { GalleryItem, GalleryPagination, GalleryResponse, Stats, StatsResponse } from '../../common/api-types';
+import { t } from '../i18n';
 
 /** GET /api/photos as the page uses it: a failure is success false with SPEC's message. */
 export interface PhotosPage {
@@ -23,12 +24,12 @@ export async function fetchPhotos(offset: number, limit = PAGE_SIZE, moment?: st
   try {
     const only = moment === undefined ? '' : `&moment=${encodeURIComponent(moment)}`;
     const res = await fetch(`/api/photos?limit=${limit}&offset=${offset}${only}`);
-    if (!res.ok) return empty(`Failed to fetch photos: ${res.statusText || res.status}`);
+    if (!res.ok) return empty(t('gallery.fetch_failed', { status: res.statusText || res.status }));
     const data = (await res.json()) as Partial<GalleryResponse>;
-    if (!data.success || !Array.isArray(data.photos)) return empty('Failed to load photos');
+    if (!data.success || !Array.isArray(data.photos)) return empty(t('gallery.load_failed'));
     return { success: true, photos: data.photos, pagination: { total: 0, limit, offset, has_more: false, ...data.pagination }, opens_at: data.opens_at };
   } catch {
-    return empty('Failed to load photos');
+    return empty(t('gallery.load_failed'));
   }
 }
 

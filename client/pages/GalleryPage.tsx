@@ -10,6 +10,7 @@ import { MediaViewer } from '../components/guest/MediaViewer';
 import { toast } from '../components/ui/toast';
 import { MomentFilter, useMomentsWithPhotos } from '../components/guest/MomentFilter';
 import { formatInZone } from '../components/zoned-time';
+import { t } from '../i18n';
 import { settings } from '../state/settings';
 import { useSignals } from '@preact/signals-react/runtime';
 
@@ -44,8 +45,8 @@ export function GalleryPage() {
     if (asked !== momentRef.current) return;
     busy.current = false;
     if (!r.success) {
-      const message = r.error || 'Failed to load photos';
-      toast({ title: 'Error', description: message, variant: 'destructive' });
+      const message = r.error || t('gallery.load_failed');
+      toast({ title: t('app.error'), description: message, variant: 'destructive' });
       setS((p) => ({ ...p, loading: null, error: p.items.length && mode !== 'first' ? p.error : message }));
       return;
     }
@@ -80,17 +81,17 @@ export function GalleryPage() {
     <div className="page">
       <main className="container gallery-page">
         <Link href="/live" className="back-link">
-          <ArrowLeft aria-hidden="true" size={18} /> Back to Upload
+          <ArrowLeft aria-hidden="true" size={18} className="flip-rtl" /> {t('gallery.back')}
         </Link>
         <header className="gallery-header">
           <div>
-            <h1>Wedding Photo &amp; Video Gallery</h1>
+            <h1>{t('gallery.title')}</h1>
             <p className="muted" data-testid="gallery-count">
-              {s.total} photo(s) and video(s) shared by our guests
+              {t('gallery.count', { count: s.total })}
             </p>
           </div>
           <button type="button" className="btn btn-outline" onClick={() => void load(0, 'refresh')} disabled={s.loading !== null}>
-            <RefreshCw aria-hidden="true" size={18} className={s.loading === 'refresh' ? 'spin' : undefined} /> Refresh
+            <RefreshCw aria-hidden="true" size={18} className={s.loading === 'refresh' ? 'spin' : undefined} /> {t('gallery.refresh')}
           </button>
         </header>
 
@@ -100,30 +101,30 @@ export function GalleryPage() {
 
         {s.opensAt && !firstLoad && (
           <div className="card gallery-message" role="status">
-            <h2>The Gallery Opens Soon</h2>
-            <p className="muted">The gallery opens on {formatInZone(s.opensAt, settings.value?.time_zone)}. Keep sharing your photos and videos until then!</p>
+            <h2>{t('gallery.opens_soon.title')}</h2>
+            <p className="muted">{t('gallery.opens_soon.text', { when: formatInZone(s.opensAt, settings.value?.time_zone) })}</p>
             <Link href="/live" className="btn">
-              Upload Photos &amp; Videos
+              {t('app.upload_photos_videos')}
             </Link>
           </div>
         )}
 
         {showError && !firstLoad && (
           <div className="card gallery-message" role="alert">
-            <h2>Unable to Load Gallery</h2>
+            <h2>{t('gallery.error.title')}</h2>
             <p className="muted">{s.error}</p>
             <button type="button" className="btn" onClick={() => void load(0, 'first')}>
-              Try Again
+              {t('gallery.error.retry')}
             </button>
           </div>
         )}
 
         {!firstLoad && !showError && !s.opensAt && s.items.length === 0 && s.loading === null && (
           <div className="card gallery-message">
-            <h2>No Photos or Videos Yet</h2>
-            <p className="muted">Be the first to share a memory from our special day!</p>
+            <h2>{t('gallery.empty.title')}</h2>
+            <p className="muted">{t('gallery.empty.text')}</p>
             <Link href="/live" className="btn">
-              Upload Photos &amp; Videos
+              {t('app.upload_photos_videos')}
             </Link>
           </div>
         )}
@@ -141,7 +142,7 @@ export function GalleryPage() {
         {s.items.length > 0 && s.hasMore && (
           <div className="gallery-more">
             <button type="button" className="btn btn-outline" onClick={() => void load(s.items.length, 'more')} disabled={s.loading !== null}>
-              {s.loading === 'more' ? 'Loading...' : 'Load More Media'}
+              {s.loading === 'more' ? t('gallery.loading_more') : t('gallery.load_more')}
             </button>
           </div>
         )}

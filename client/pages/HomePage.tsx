@@ -8,6 +8,7 @@ import Users from 'lucide-react/icons/users';
 import { Link } from 'wouter';
 import type { ScheduleItem } from '../../common/api-types';
 import { Footer } from '../components/Footer';
+import { t } from '../i18n';
 import { coupleNames, settings } from '../state/settings';
 
 function ScheduleCard({ item }: { item: ScheduleItem }) {
@@ -18,21 +19,21 @@ function ScheduleCard({ item }: { item: ScheduleItem }) {
         <div>
           <dt>
             <Calendar aria-hidden="true" size={16} />
-            <span className="sr-only">Day</span>
+            <span className="sr-only">{t('home.schedule.day')}</span>
           </dt>
           <dd>{item.day}</dd>
         </div>
         <div>
           <dt>
             <Clock aria-hidden="true" size={16} />
-            <span className="sr-only">Time</span>
+            <span className="sr-only">{t('home.schedule.time')}</span>
           </dt>
           <dd>{item.time}</dd>
         </div>
         <div>
           <dt>
             <MapPin aria-hidden="true" size={16} />
-            <span className="sr-only">Where</span>
+            <span className="sr-only">{t('home.schedule.where')}</span>
           </dt>
           <dd>
             <span className="schedule-venue">{item.venue}</span>
@@ -43,14 +44,14 @@ function ScheduleCard({ item }: { item: ScheduleItem }) {
         <div>
           <dt>
             <Shirt aria-hidden="true" size={16} />
-            <span className="sr-only">Attire</span>
+            <span className="sr-only">{t('home.schedule.attire')}</span>
           </dt>
           <dd>{item.attire}</dd>
         </div>
         <div>
           <dt>
             <Users aria-hidden="true" size={16} />
-            <span className="sr-only">Who</span>
+            <span className="sr-only">{t('home.schedule.who')}</span>
           </dt>
           <dd>{item.attendance}</dd>
         </div>
@@ -68,15 +69,15 @@ export function HomePage() {
       <main className="home">
         <header className="hero">
           <div className="container hero-inner">
-            <p className="eyebrow">Welcome to the wedding of</p>
+            <p className="eyebrow">{t('home.eyebrow')}</p>
             {s ? <h1 className="hero-names">{coupleNames(s)}</h1> : <div className="skeleton hero-skeleton" aria-busy="true" />}
             {s && <p className="lead">{s.welcome_message}</p>}
             <div className="hero-actions">
               <Link href="/live" className="btn">
-                Share Your Photos
+                {t('home.share_photos')}
               </Link>
               <Link href="/gallery" className="btn btn-outline">
-                See the Gallery
+                {t('home.see_gallery')}
               </Link>
             </div>
           </div>
@@ -84,7 +85,7 @@ export function HomePage() {
 
         <section className="container section" aria-labelledby="schedule-title">
           <h2 id="schedule-title" className="section-title">
-            Weekend Schedule
+            {t('home.schedule.title')}
           </h2>
           <ul className="schedule">{s?.schedule.map((item) => <ScheduleCard key={item.title} item={item} />)}</ul>
         </section>
@@ -92,18 +93,15 @@ export function HomePage() {
         <section className="container section" aria-labelledby="share-title">
           <div className="card share-card">
             <QrCode className="share-icon" aria-hidden="true" size={44} />
-            <h2 id="share-title">Share Your Photos</h2>
+            <h2 id="share-title">{t('home.share_photos')}</h2>
             <p>{s?.photo_sharing_message}</p>
-            <p className="muted">
-              Look for the QR code at your table or in your welcome gift, or open the upload page here. No app needed; photos appear in the gallery once
-              the couple approves them.
-            </p>
+            <p className="muted">{t('home.share_hint')}</p>
             <div className="hero-actions">
               <Link href="/live" className="btn">
-                Upload Photos &amp; Videos
+                {t('app.upload_photos_videos')}
               </Link>
               <Link href="/gallery" className="btn btn-outline">
-                View Photo Gallery
+                {t('app.view_gallery')}
               </Link>
             </div>
           </div>
@@ -111,7 +109,7 @@ export function HomePage() {
 
         <section className="container section thanks" aria-labelledby="thanks-title">
           <h2 id="thanks-title" className="section-title">
-            Thank You
+            {t('home.thank_you')}
           </h2>
           <p className="lead">{s?.thank_you_message}</p>
         </section>

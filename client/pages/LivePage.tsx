@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import type { Stats } from '../../common/api-types';
 import { EMPTY_STATS, fetchStats } from '../api/guest';
 import { Footer } from '../components/Footer';
+import { t } from '../i18n';
 import { GuestNameField } from '../components/guest/GuestNameField';
 import { InsightsCard } from '../components/guest/InsightsCard';
 import { MyUploads } from '../components/guest/MyUploads';
@@ -34,9 +35,9 @@ export function LivePage() {
     <div className="page">
       <main className="container live-page">
         <header className="page-header">
-          <p className="eyebrow">{names ? `${names}'s wedding` : 'Our wedding'}</p>
-          <h1>Wedding Photo Collection</h1>
-          <p className="lead muted">Share the moments you captured. Photos and videos up to 2GB each are welcome.</p>
+          <p className="eyebrow">{names ? t('live.eyebrow', { names }) : t('live.eyebrow_no_names')}</p>
+          <h1>{t('live.title')}</h1>
+          <p className="lead muted">{t('live.lead')}</p>
         </header>
 
         <GuestNameField />
@@ -45,18 +46,18 @@ export function LivePage() {
 
         <p className="live-gallery-link">
           <Link href="/gallery" className="btn btn-outline">
-            <Images aria-hidden="true" size={18} /> View Photo Gallery
+            <Images aria-hidden="true" size={18} /> {t('app.view_gallery')}
           </Link>
         </p>
 
         <div className="live-columns">
           <section className="card how-to" aria-labelledby="how-to-title">
-            <h2 id="how-to-title">How to Upload</h2>
+            <h2 id="how-to-title">{t('live.how_to.title')}</h2>
             <ol>
-              <li>Visit this page from your phone or computer.</li>
-              <li>Select the photos and videos you want to share.</li>
-              <li>They upload directly from your browser: no apps to install.</li>
-              <li>Your photos stay private until the couple approves them for the gallery.</li>
+              <li>{t('live.how_to.visit')}</li>
+              <li>{t('live.how_to.select')}</li>
+              <li>{t('live.how_to.direct')}</li>
+              <li>{t('live.how_to.private')}</li>
             </ol>
           </section>
           <InsightsCard stats={stats} />

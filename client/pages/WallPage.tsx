@@ -6,6 +6,7 @@ import { ShareCorner } from '../components/wall/ShareCorner';
 import { WallFeed } from '../components/wall/wall-feed';
 import { WallMedia } from '../components/wall/WallMedia';
 import { keepScreenOn } from '../components/wall/wake-lock';
+import { isShipped, showLanguage, t } from '../i18n';
 import { coupleNames, loadSettings, settings } from '../state/settings';
 
 const MAX_ITEMS = 500;
@@ -64,6 +65,23 @@ export default function WallPage() {
     };
   }, [player]);
 
+  // The wall speaks ?lang= or the wedding's default language, whatever this browser chose.
+  const asked = new URLSearchParams(window.location.search).get('lang');
+  const wallLanguage = isShipped(asked) ? asked : settings.value?.default_language;
+  useEffect(() => {
+    if (!wallLanguage) return;
+    let live = true;
+    let undo: (() => void) | undefined;
+    void showLanguage(wallLanguage).then(
+      (back) => (live ? (undo = back) : back()),
+      () => undefined,
+    );
+    return () => {
+      live = false;
+      undo?.();
+    };
+  }, [wallLanguage]);
+
   const names = coupleNames(settings.value);
   const handlers = { onEnded: player.ended, onFailed: player.failed, onDuration: player.videoDuration };
   if (!checked && pausedLive === null) return <main className="wall" data-paused="unknown" />;
@@ -80,7 +98,7 @@ export default function WallPage() {
       {empty && !current && !previous && (
         <div className="wall-empty">
           {names && <h1>{names}</h1>}
-          <p>Photos will appear here as guests share them.</p>
+          <p>{t('wall.empty')}</p>
         </div>
       )}
       <ShareCorner />

@@ -1,6 +1,7 @@
 import { signal } from '@preact/signals-react';
 import type { SettingsResponse, WeddingSettings } from '../../common/api-types';
 import { getJson } from '../api/http';
+import { t } from '../i18n';
 
 /** The wedding content from GET /api/settings; null until loaded. */
 export const settings = signal<WeddingSettings | null>(null);
@@ -31,5 +32,5 @@ export function settingsSaved(saved: WeddingSettings): void {
 
 /** "{name} and {name}" */
 export function coupleNames(s: WeddingSettings | null): string {
-  return s ? `${s.couple_names[0]} and ${s.couple_names[1]}` : '';
+  return s ? t('app.couple_names', { first: s.couple_names[0], second: s.couple_names[1] }) : '';
 }

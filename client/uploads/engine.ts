@@ -1,6 +1,7 @@
 import { CHUNK_SIZE, FIRST_POLL_MS, MAX_CONCURRENT, MAX_POLLS, MAX_RETRIES, POLL_INTERVAL_MS, retryDelay, SUCCESS_BANNER_MS } from './constants';
 import { randomHex } from './ids';
 import { QueueKeeper, SENDING } from './keeper';
+import { t } from '../i18n';
 import { isRetryable, MSG, NOT_KEPT, UploadError } from './messages';
 import { type Created, UploadRequests } from './requests';
 import type { UploadStore } from './store';
@@ -222,26 +223,26 @@ export class UploadEngine {
         this.finished(id, created);
         return;
       } catch (err) {
-        const e = err instanceof UploadError ? err : new UploadError(err instanceof Error ? err.message : String(err));
+        const e = err instanceof UploadError ? err : new UploadError({ key: 'upload.error.other', values: { message: err instanceof Error ? err.message : String(err) } });
         const now = this.get(id);
         if (!now) return;
         if (e.uploadsOff) {
-          this.update(id, { status: 'error', error: e.message });
-          this.notify({ title: MSG.uploadsOffTitle, description: MSG.uploadsOff, variant: 'destructive' });
+          this.update(id, { status: 'error', error: e.message, errorText: e.text });
+          this.notify({ title: t(MSG.uploadsOffTitle), description: t(MSG.uploadsOff), variant: 'destructive' });
           return;
         }
-        if (!isRetryable(e.message) && e.retryAfterMs === undefined) {
-          this.update(id, { status: 'error', error: e.message, isResumable: false });
-          this.notify({ title: MSG.failedTitle, description: e.message, variant: 'destructive' });
+        if (!isRetryable(e.english) && e.retryAfterMs === undefined) {
+          this.update(id, { status: 'error', error: e.message, errorText: e.text, isResumable: false });
+          this.notify({ title: t(MSG.failedTitle), description: e.message, variant: 'destructive' });
           return;
         }
         if (now.retryCount >= MAX_RETRIES) {
           // Out of automatic retries: the guest resumes by hand; a toast would only repeat the row.
-          this.update(id, { status: 'error', error: MSG.connectionIssues, isResumable: true });
+          this.update(id, { status: 'error', error: t(MSG.connectionIssues), errorText: { key: MSG.connectionIssues }, isResumable: true });
           return;
         }
         this.resumeFromServer.add(id);
-        this.update(id, { status: 'retrying', retryCount: now.retryCount + 1, error: e.message });
+        this.update(id, { status: 'retrying', retryCount: now.retryCount + 1, error: e.message, errorText: e.text });
         await (e.retryAfterMs !== undefined ? this.waits.sleep(e.retryAfterMs) : this.waits.sleep(retryDelay(now.retryCount), id));
       }
     }
@@ -270,15 +271,15 @@ export class UploadEngine {
 
   private finished(id: string, created: Created): void {
     this.resumeFromServer.delete(id);
-    const name = this.get(id)?.file.name ?? 'The file';
+    const name = this.get(id)?.file.name ?? t('upload.toast.the_file');
     const done = { progress: 100, uploadedBytes: this.get(id)?.file.size ?? 0, photoId: created.photoId, isResumable: false, error: null };
     if (created.duplicate) {
       this.update(id, { ...done, status: 'duplicate', isDuplicate: true, duplicateType: created.duplicateType });
-      this.notify({ title: MSG.duplicateTitle, description: `${name} was already uploaded and was skipped` });
+      this.notify({ title: t(MSG.duplicateTitle), description: t('upload.toast.duplicate_text', { name }) });
       return;
     }
     this.update(id, { ...done, status: 'uploaded' });
-    this.notify({ title: MSG.successTitle, description: `${name} has been uploaded`, variant: 'success' });
+    this.notify({ title: t(MSG.successTitle), description: t('upload.toast.success_text', { name }), variant: 'success' });
     if (created.photoId) this.poll(id, created.photoId);
     else this.update(id, { status: 'complete' });
   }

@@ -1,46 +1,43 @@
+import { t } from '../i18n';
 import { MAX_RETRIES } from './constants';
 import { MSG } from './messages';
 import type { UploadItem } from './types';
 
-/** SPEC §9: B, KB, MB, GB (base 1024). */
-export function formatSize(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = bytes / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v >= 100 ? 0 : 1)} ${units[i]}`;
+export { formatSize } from '../i18n/format';
+
+/** SPEC §2's three kinds of file. */
+export function fileKind(type: string): 'video' | 'photo' | 'file' {
+  if (type.startsWith('video/')) return 'video';
+  if (type.startsWith('image/')) return 'photo';
+  return 'file';
 }
 
-/** SPEC §2: Video, Photo or File. */
-export function fileLabel(type: string): 'Video' | 'Photo' | 'File' {
-  if (type.startsWith('video/')) return 'Video';
-  if (type.startsWith('image/')) return 'Photo';
-  return 'File';
-}
+const KIND_LABELS = { video: 'upload.kind.video', photo: 'upload.kind.photo', file: 'upload.kind.file' } as const;
+
+/** SPEC §2: Video, Photo or File, in the page's language. */
+export const fileLabel = (type: string): string => t(KIND_LABELS[fileKind(type)]);
 
 /** The line under each file in the upload box. */
 export function statusText(item: UploadItem): string {
   switch (item.status) {
     case 'pending':
-      return 'Waiting to upload';
+      return t('upload.status.pending');
     case 'uploading':
-      return `Uploading... ${item.progress}%`;
+      return t('upload.status.uploading', { progress: item.progress });
     case 'uploaded':
-      return 'Uploaded';
+      return t('upload.status.uploaded');
     case 'processing':
-      return 'Processing...';
+      return t('upload.status.processing');
     case 'complete':
-      return 'Complete';
+      return t('upload.status.complete');
     case 'duplicate':
-      return 'Already uploaded - skipped';
+      return t('upload.status.duplicate');
     case 'retrying':
-      return `Reconnecting... (${item.retryCount}/${MAX_RETRIES})`;
+      return t('upload.status.reconnecting', { count: item.retryCount, max: MAX_RETRIES });
     case 'error':
-      return item.isResumable ? MSG.connectionIssues : item.error ?? 'Upload failed';
+      if (item.isResumable) return t(MSG.connectionIssues);
+      if (item.errorText) return t(item.errorText.key, item.errorText.values as Record<string, string | number> | undefined);
+      return item.error ?? t('upload.status.failed');
   }
 }
 
@@ -53,11 +50,11 @@ export function summaryText(items: readonly UploadItem[]): string {
   const received = items.filter((i) => RECEIVED.has(i.status)).length;
   const failed = items.filter((i) => i.status === 'error').length;
   const sending = total - received - failed;
-  if (received === total) return total === 1 ? 'Your file is safely received' : `All ${total} files safely received`;
-  const parts = [`${received} of ${total} received`];
-  if (sending) parts.push(`${sending} still uploading`);
-  if (failed) parts.push(`${failed} failed`);
-  return parts.join(', ');
+  if (received === total) return t('upload.summary.all', { count: total });
+  const parts = [t('upload.summary.received', { received, count: total })];
+  if (sending) parts.push(t('upload.summary.sending', { count: sending }));
+  if (failed) parts.push(t('upload.summary.failed', { count: failed }));
+  return parts.join(t('upload.summary.separator'));
 }
 
 const RECEIVED = new Set(['uploaded', 'processing', 'complete', 'duplicate']);

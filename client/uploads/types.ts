@@ -1,3 +1,5 @@
+import type { Message } from '../../common/languages';
+
 /** SPEC §4: the per-file status. */
 export type UploadStatus = 'pending' | 'uploading' | 'uploaded' | 'processing' | 'complete' | 'duplicate' | 'error' | 'retrying';
 
@@ -20,6 +22,8 @@ export interface UploadItem {
   readonly isDuplicate: boolean;
   readonly duplicateType: string | null;
   readonly error: string | null;
+  /** `error` as a catalogue message, so it shows in whatever language the page switches to. */
+  readonly errorText?: Message | null;
   readonly isResumable: boolean;
 }
 

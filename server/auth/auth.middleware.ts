@@ -11,8 +11,8 @@ declare module 'express-serve-static-core' {
   }
 }
 
-const SIGN_IN = 'Please sign in to continue.';
-const CROSS_SITE = 'Cross-site requests are not allowed.';
+const SIGN_IN = 'errors.auth.sign_in';
+const CROSS_SITE = 'errors.auth.cross_site';
 
 /** Resolves the session's user on every request; inactive or deleted users count as signed out. */
 export function loadUser(users: UsersService): RequestHandler {

@@ -65,10 +65,10 @@ export function isRole(v: unknown): v is Role {
 
 /** The sentence a 403 carries for each permission. */
 export const FORBIDDEN_MESSAGE: Record<Permission, string> = {
-  can_manage_users: 'Insufficient permissions. Admin role required.',
-  is_admin: 'Insufficient permissions. Admin role required.',
-  can_delete_photos: 'Insufficient permissions. Admin role required.',
-  can_edit_settings: 'Insufficient permissions. Admin role required.',
-  can_moderate_photos: 'Insufficient permissions. Moderator role required.',
-  can_view_admin: 'Insufficient permissions.',
+  can_manage_users: 'errors.auth.admin_required',
+  is_admin: 'errors.auth.admin_required',
+  can_delete_photos: 'errors.auth.admin_required',
+  can_edit_settings: 'errors.auth.admin_required',
+  can_moderate_photos: 'errors.auth.moderator_required',
+  can_view_admin: 'errors.auth.forbidden',
 };

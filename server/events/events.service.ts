@@ -18,7 +18,7 @@ export interface EventStreamsOptions {
   maxPerAddress?: number;
 }
 
-const TOO_MANY_STREAMS = 'Too many live screens are open from this address. Please close one and try again.';
+const TOO_MANY_STREAMS = 'errors.events.too_many_streams';
 
 const REPLAY_BATCH = 500;
 
@@ -48,7 +48,7 @@ export class EventStreams {
    */
   admit(address: string): () => void {
     const held = this.perAddress.get(address) ?? 0;
-    if (held >= this.maxPerAddress) throw new AppError('rate_limited', TOO_MANY_STREAMS, { retry_after: 30 });
+    if (held >= this.maxPerAddress) throw new AppError('rate_limited', TOO_MANY_STREAMS, undefined, { retry_after: 30 });
     this.perAddress.set(address, held + 1);
     let released = false;
     return () => {

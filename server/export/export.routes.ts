@@ -8,7 +8,7 @@ import type { ExportRequest, ExportService } from './export.service.js';
 export function parseScope(raw: unknown): ExportRequest {
   if (raw === undefined || raw === 'all') return { kind: 'all' };
   if (raw === 'visible') return { kind: 'visible' };
-  throw invalid('scope must be "all" or "visible".');
+  throw invalid('errors.export.bad_scope');
 }
 
 /**
@@ -23,15 +23,15 @@ export function parseExportIds(body: unknown): ExportRequest {
       try {
         raw = JSON.parse(text);
       } catch {
-        throw invalid('photo_ids is not a valid JSON list.');
+        throw invalid('errors.export.ids_not_json');
       }
     } else raw = text ? [text] : [];
   }
   const parsed = parsePhotoIds(raw, MAX_EXPORT_IDS);
   if ('ids' in parsed) return { kind: 'selected', ids: parsed.ids };
   // The shared rule's sentences, worded for a download where they say more to the person.
-  if (!Array.isArray(raw) || raw.length === 0) throw invalid('Send photo_ids: a non-empty list of photo ids.');
-  if (raw.length > MAX_EXPORT_IDS) throw invalid(`At most ${MAX_EXPORT_IDS} photos can be downloaded at once; select fewer.`);
+  if (!Array.isArray(raw) || raw.length === 0) throw invalid('errors.export.ids_empty');
+  if (raw.length > MAX_EXPORT_IDS) throw invalid('errors.export.too_many', { max: MAX_EXPORT_IDS });
   throw invalid(parsed.problem);
 }
 

@@ -16,7 +16,7 @@ export interface GuestsDeps {
 }
 
 /** The same answer for a photo that is not there and one that belongs to someone else. */
-export const NOT_YOUR_UPLOAD = 'Photo not found.';
+export const NOT_YOUR_UPLOAD = 'errors.photos.not_found';
 
 const toMyUpload = (r: MyUploadRow): MyUpload => ({
   id: r.id,

@@ -1,7 +1,9 @@
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { ErrorCode } from '../../common/api-types.js';
 import { AppError } from '../errors.js';
+import { render, translate } from '../i18n/messages.js';
 import { log } from '../log.js';
+import { languageOf } from './language.js';
 
 /** The one table from a domain error code to its HTTP status. */
 export const STATUS: Record<ErrorCode, number> = {
@@ -21,30 +23,32 @@ export const STATUS: Record<ErrorCode, number> = {
   internal: 500,
 };
 
-export const GENERIC_500 = 'Something went wrong on our side. Please try again.';
-
-/** An error as the API answers it: status and body `{success:false, error, code, ...extra}`. */
-export function errorAnswer(err: unknown): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
+/**
+ * An error as the API answers it: status and body `{success:false, error, code, ...extra}`, the
+ * sentence in `lang` (the request's language; `code` is the same in every language).
+ */
+export function errorAnswer(err: unknown, lang = 'en'): { status: number; body: Record<string, unknown>; headers: Record<string, string> } {
   let code: ErrorCode = 'internal';
-  let message = GENERIC_500;
+  let message = translate(lang, 'errors.internal');
   let extra: Record<string, unknown> = {};
   const e = err as { type?: string; name?: string; code?: string; message?: string; status?: number; expose?: boolean } | undefined;
   if (err instanceof AppError) {
     code = err.code;
-    message = err.message;
-    extra = err.extra;
+    const sentences = err.sentences.map((m) => render(lang, m));
+    message = sentences.join(' ');
+    extra = err.extra.problems === true ? { ...err.extra, problems: sentences } : err.extra;
   } else if (e?.type === 'entity.parse.failed') {
     code = 'invalid_input';
-    message = 'The request body is not valid JSON.';
+    message = translate(lang, 'errors.http.bad_json');
   } else if (e?.type === 'entity.too.large') {
     code = 'too_large';
-    message = 'The request body is too large.';
+    message = translate(lang, 'errors.http.body_too_large');
   } else if (e?.name === 'MulterError') {
     code = e.code === 'LIMIT_FILE_SIZE' ? 'too_large' : 'invalid_input';
-    message = e.code === 'LIMIT_FILE_SIZE' ? 'The file is too large.' : `Bad upload: ${e.message}.`;
+    message = e.code === 'LIMIT_FILE_SIZE' ? translate(lang, 'errors.http.file_too_large') : translate(lang, 'errors.http.bad_upload', { detail: String(e.message) });
   } else if (typeof e?.status === 'number' && e.status >= 400 && e.status < 500 && e.expose) {
     code = (Object.entries(STATUS).find(([, s]) => s === e.status)?.[0] as ErrorCode | undefined) ?? 'invalid_input';
-    message = e.message ?? message;
+    message = translate(lang, 'errors.http.bad_request', { detail: String(e.message ?? '') });
   }
   const headers: Record<string, string> = {};
   // Retry-After travels as an extra field of the error and becomes a header here.
@@ -55,19 +59,19 @@ export function errorAnswer(err: unknown): { status: number; body: Record<string
 
 /** Sends an error answer on a response that has not started. */
 export function sendError(res: Response, err: unknown): void {
-  const { status, body, headers } = errorAnswer(err);
+  const { status, body, headers } = errorAnswer(err, languageOf(res.req));
   res.status(status).set(headers).json(body);
 }
 
 export const apiNotFound: RequestHandler = (req, res) => {
-  res.status(404).json({ success: false, error: `No API route for ${req.method} ${req.path}`, code: 'not_found' });
+  res.status(404).json({ success: false, error: translate(languageOf(req), 'errors.http.no_route', { method: req.method, path: req.path }), code: 'not_found' });
 };
 
-/** Turns any error into the contract's JSON body; unknown errors are logged and answered generically. */
+/** Turns any error into the contract's JSON body; unknown errors are logged (in English) and answered generically. */
 export const errorHandler: ErrorRequestHandler = (err, req, res, _next) => {
-  const answer = errorAnswer(err);
+  const answer = errorAnswer(err, languageOf(req));
   // A full disk is the operator's to fix, not a bug: one line per refusal, without a stack.
-  if (answer.body.code === 'storage_full') log.warn(`${req.method} ${req.originalUrl}: ${answer.body.error}`);
+  if (answer.body.code === 'storage_full') log.warn(`${req.method} ${req.originalUrl}: ${err instanceof AppError ? err.message : answer.body.error}`);
   else if (answer.status >= 500) log.error(`${req.method} ${req.originalUrl} failed`, err);
   if (res.headersSent) {
     res.destroy();

@@ -3,6 +3,7 @@ import multer from 'multer';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
 import { errorAnswer } from './errors.js';
+import { languageOf } from './language.js';
 
 /** A form's text fields, name -> last value. */
 export type Fields = Record<string, string>;
@@ -67,16 +68,16 @@ function plainFields(body: unknown): Fields {
 }
 
 const LIMIT_MESSAGES: Record<string, string> = {
-  LIMIT_FIELD_COUNT: 'The form has too many fields.',
-  LIMIT_PART_COUNT: 'The form has too many parts.',
-  LIMIT_FIELD_VALUE: `A form field is longer than ${FIELD_SIZE / 1024} KB.`,
-  LIMIT_FIELD_KEY: 'A form field name is too long.',
+  LIMIT_FIELD_COUNT: 'errors.uploads.too_many_fields',
+  LIMIT_PART_COUNT: 'errors.uploads.too_many_parts',
+  LIMIT_FIELD_VALUE: 'errors.uploads.field_too_long',
+  LIMIT_FIELD_KEY: 'errors.uploads.field_name_too_long',
 };
 
 function parseError(e: unknown): AppError {
   if (e instanceof AppError) return e;
-  if (e instanceof multer.MulterError && LIMIT_MESSAGES[e.code]) return new AppError('invalid_input', LIMIT_MESSAGES[e.code]);
-  return new AppError('invalid_input', `The upload was interrupted or malformed: ${(e as Error)?.message ?? e}.`);
+  if (e instanceof multer.MulterError && LIMIT_MESSAGES[e.code]) return new AppError('invalid_input', LIMIT_MESSAGES[e.code], { kb: FIELD_SIZE / 1024 });
+  return new AppError('invalid_input', 'errors.uploads.malformed', { detail: String((e as Error)?.message ?? e) });
 }
 
 /**
@@ -89,7 +90,7 @@ function parseError(e: unknown): AppError {
 export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: Fields; sawFile: boolean }> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) {
-    return Promise.reject(new AppError('invalid_input', 'Send the upload as multipart/form-data with a "file" part.'));
+    return Promise.reject(new AppError('invalid_input', 'errors.uploads.not_multipart'));
   }
   return new Promise((resolve, reject) => {
     let sawFile = false;
@@ -119,7 +120,7 @@ export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: F
         .then(() => {
           if (failure && failure === partError) reject(parseError(err ?? failure));
           else if (failure) reject(failure);
-          else if (missingBoundary) reject(new AppError('invalid_input', 'The multipart body could not be read (missing boundary).'));
+          else if (missingBoundary) reject(new AppError('invalid_input', 'errors.uploads.no_boundary'));
           else if (err) reject(parseError(err));
           else resolve({ fields: plainFields(req.body), sawFile });
         });
@@ -133,7 +134,7 @@ export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: F
  * (a phone mid-upload) reads the answer instead of a reset connection.
  */
 export function sendErrorAfterDrain(req: Request, res: Response, err: unknown): void {
-  const { status, body, headers } = errorAnswer(err);
+  const { status, body, headers } = errorAnswer(err, languageOf(req));
   const send = () => {
     if (!res.headersSent) res.status(status).set(headers).json(body);
   };

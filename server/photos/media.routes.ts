@@ -10,7 +10,7 @@ import { resolveStored } from './photo-files.js';
 import type { PhotosService } from './photos.service.js';
 
 const YEAR = 365 * 24 * 60 * 60;
-const MEDIA_NOT_FOUND = 'Media not found.';
+const MEDIA_NOT_FOUND = 'errors.media.not_found';
 
 /** A 404 that no cache keeps: the same URL serves once the photo is approved or processed. */
 function gone(res: Response, message = MEDIA_NOT_FOUND): AppError {
@@ -25,7 +25,7 @@ function sendFile(res: Response, abs: string): Promise<void> {
       if (!err) return resolve();
       if (err.code === 'ECONNABORTED' || err.code === 'ECONNRESET' || res.headersSent) return resolve();
       if (err.status === 404 || err.code === 'ENOENT') return reject(gone(res));
-      if (err.status === 416) return reject(new AppError('range_not_satisfiable', 'The requested range is not in the file.'));
+      if (err.status === 416) return reject(new AppError('range_not_satisfiable', 'errors.media.bad_range'));
       reject(err);
     });
   });
@@ -68,7 +68,7 @@ export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: Dow
   const derivative = (column: 'thumb_path' | 'display_path') => async (req: Request, res: Response) => {
     const row = await photoFor(req, res);
     const abs = resolveStored(paths, row[column]);
-    if (!abs) throw gone(res, 'This media has not been generated yet.');
+    if (!abs) throw gone(res, 'errors.media.not_generated');
     // The URL names the derivative version; a rebuilt file gets a new URL, so this one never changes.
     // Always private: a browser may keep it, but no shared cache (a tunnel's CDN) may go on
     // serving a photo after the couple hides it.
@@ -89,11 +89,11 @@ export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: Dow
   r.get('/media/:id/display', derivative('display_path'));
 
   r.get('/media/:id/original', async (req, res) => {
-    if (!req.user) throw new AppError('not_signed_in', 'Please sign in to continue.');
+    if (!req.user) throw new AppError('not_signed_in', 'errors.auth.sign_in');
     const token = typeof req.query.token === 'string' ? req.query.token : '';
     const verdict = tokens.check(token, String(req.params.id), req.user.id);
-    if (verdict === 'wrong-user') throw forbidden('This download link belongs to another account.');
-    if (verdict === 'expired') throw gone(res, 'This download link has expired. Ask for a new one.');
+    if (verdict === 'wrong-user') throw forbidden('errors.media.other_account');
+    if (verdict === 'expired') throw gone(res, 'errors.media.link_expired');
     const row = await photos.find(String(req.params.id));
     const abs = row && resolveStored(paths, row.stored_path);
     if (!row || !abs) throw gone(res);

@@ -4,9 +4,9 @@ import { invalid } from '../errors.js';
 /** A whole-number query value: the default when absent, invalid when malformed or below min, capped at max. */
 export function intParam(value: unknown, name: string, opts: { default: number; min: number; max?: number }): number {
   if (value === undefined || value === '') return opts.default;
-  if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) throw invalid(`${name} must be a whole number.`);
+  if (typeof value !== 'string' || !/^\d+$/.test(value.trim())) throw invalid('errors.params.whole_number', { name });
   const n = Number(value);
-  if (!Number.isSafeInteger(n) || n < opts.min) throw invalid(`${name} must be at least ${opts.min}.`);
+  if (!Number.isSafeInteger(n) || n < opts.min) throw invalid('errors.params.at_least', { name, min: opts.min });
   return opts.max !== undefined ? Math.min(n, opts.max) : n;
 }
 
@@ -14,7 +14,7 @@ export function boolParam(value: unknown, name: string, fallback: boolean): bool
   if (value === undefined || value === '') return fallback;
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
-  throw invalid(`${name} must be true or false.`);
+  throw invalid('errors.rule.boolean', { field: name });
 }
 
 /**
@@ -25,15 +25,15 @@ export function photoIds(body: unknown): string[] {
   const raw = (body as { photo_ids?: unknown } | undefined)?.photo_ids;
   const parsed = parsePhotoIds(raw, MAX_BULK_IDS);
   if ('ids' in parsed) return parsed.ids;
-  if (Array.isArray(raw) && raw.length > MAX_BULK_IDS) throw invalid(`At most ${MAX_BULK_IDS} photos can be changed at once (got ${raw.length}).`);
-  if (Array.isArray(raw) && raw.some((id) => typeof id !== 'string' || id === '')) throw invalid('Every photo id must be a non-empty string.');
+  if (Array.isArray(raw) && raw.length > MAX_BULK_IDS) throw invalid('errors.photos.bulk_too_many', { max: MAX_BULK_IDS, count: raw.length });
+  if (Array.isArray(raw) && raw.some((id) => typeof id !== 'string' || id === '')) throw invalid('errors.photos.ids_not_strings');
   throw invalid(parsed.problem);
 }
 
 /** Visibility of a bulk call: "show" or "hide". */
 export function bulkAction(body: unknown): 'show' | 'hide' {
   const action = (body as { action?: unknown } | undefined)?.action;
-  if (action !== 'show' && action !== 'hide') throw invalid('action must be "show" or "hide".');
+  if (action !== 'show' && action !== 'hide') throw invalid('errors.photos.bad_action');
   return action;
 }
 
@@ -43,5 +43,5 @@ export function rotationDegrees(body: unknown): 90 | 180 | 270 {
   if (raw === undefined || raw === null) return 90;
   const n = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
   if (n === 90 || n === 180 || n === 270) return n;
-  throw invalid('degrees must be 90, 180 or 270.');
+  throw invalid('errors.photos.bad_degrees');
 }

@@ -5,6 +5,8 @@ import { boolParam, bulkAction, intParam, photoIds, rotationDegrees } from './ph
 import type { AdminFilter } from './photos.repo.js';
 import type { PhotosService } from './photos.service.js';
 import { invalid } from '../errors.js';
+import { languageOf } from '../http/language.js';
+import { translate } from '../i18n/messages.js';
 
 /** GET /api/photos, GET /api/stats, GET /api/photos/:id/status */
 export function publicPhotosRouter(photos: PhotosService): Router {
@@ -13,7 +15,7 @@ export function publicPhotosRouter(photos: PhotosService): Router {
     const limit = intParam(req.query.limit, 'limit', { default: 20, min: 1, max: 100 });
     const offset = intParam(req.query.offset, 'offset', { default: 0, min: 0 });
     const moment = req.query.moment;
-    if (moment !== undefined && typeof moment !== 'string') throw invalid('moment must be the title of one schedule item.');
+    if (moment !== undefined && typeof moment !== 'string') throw invalid('errors.photos.bad_moment');
     // The wall (public anyway) keeps showing photos before the gallery's reveal time.
     const ignoreReveal = req.query.view === 'wall';
     res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, ignoreReveal })) });
@@ -44,7 +46,7 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
     const showAll = boolParam(req.query.show_all, 'show_all', true);
     const filter: AdminFilter = pending ? 'hidden' : showAll ? 'all' : 'visible';
     const uploader = req.query.uploader;
-    if (uploader !== undefined && typeof uploader !== 'string') throw invalid('uploader must be one name.');
+    if (uploader !== undefined && typeof uploader !== 'string') throw invalid('errors.photos.bad_uploader');
     res.json({ success: true, ...(await photos.adminList(filter, page, perPage, uploader || undefined)) });
   });
 
@@ -52,16 +54,18 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
     const ids = photoIds(req.body);
     const action = bulkAction(req.body);
     const result = await photos.bulkVisibility(ids, action === 'show', req.user!);
-    const verb = action === 'show' ? 'shown' : 'hidden';
-    const missing = result.not_found.length ? `; ${result.not_found.length} not found` : '';
-    res.json({ success: true, message: `${result.updated} photo${result.updated === 1 ? '' : 's'} ${verb}${missing}`, ...result });
+    const lang = languageOf(req);
+    const done = translate(lang, action === 'show' ? 'answers.photos_shown' : 'answers.photos_hidden', { count: result.updated });
+    const missing = result.not_found.length ? translate(lang, 'answers.photos_not_found', { count: result.not_found.length }) : '';
+    res.json({ success: true, message: done + missing, ...result });
   });
 
   r.delete('/photos/bulk-delete', deleter, async (req, res) => {
     const ids = photoIds(req.body);
     const result = await photos.bulkDelete(ids, req.user!);
-    const failed = result.failed_deletes.length ? `; ${result.failed_deletes.length} could not be deleted` : '';
-    res.json({ success: true, message: `Deleted ${result.deleted} photo${result.deleted === 1 ? '' : 's'}${failed}`, ...result });
+    const lang = languageOf(req);
+    const failed = result.failed_deletes.length ? translate(lang, 'answers.photos_not_deleted', { count: result.failed_deletes.length }) : '';
+    res.json({ success: true, message: translate(lang, 'answers.photos_deleted', { count: result.deleted }) + failed, ...result });
   });
 
   r.post('/photos/regenerate-all-thumbnails', moderator, async (_req, res) => {
@@ -81,7 +85,7 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
 
   r.delete('/photos/:id/delete', deleter, async (req, res) => {
     const row = await photos.delete(s(req.params.id), req.user!);
-    res.json({ success: true, message: `Deleted "${row.original_filename}"` });
+    res.json({ success: true, message: translate(languageOf(req), 'answers.photo_deleted', { name: row.original_filename }) });
   });
 
   r.post('/photos/:id/rotate', moderator, async (req, res) => {

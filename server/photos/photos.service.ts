@@ -18,9 +18,9 @@ import type { Stats } from '../../common/api-types.js';
 import { PhotosRepo, type AdminFilter } from './photos.repo.js';
 import { MomentsRepo } from './moments.repo.js';
 
-export const PHOTO_NOT_FOUND = 'Photo not found.';
+export const PHOTO_NOT_FOUND = 'errors.photos.not_found';
 /** The upload status poll's answer for an unknown id (its sentence predates PHOTO_NOT_FOUND). */
-export const NO_PHOTO_WITH_ID = 'No photo with this id.';
+export const NO_PHOTO_WITH_ID = 'errors.photos.no_such_id';
 
 export interface PhotosDeps {
   paths: DataPaths;
@@ -199,7 +199,7 @@ export class PhotosService {
   /** Runs as a processing job; its errors (not_found, unprocessable...) pass through as they are. */
   async rotate(id: string, degrees: 90 | 180 | 270): Promise<AdminPhoto> {
     const row = await this.get(id);
-    if (isVideo(row)) throw invalid('Videos cannot be rotated.');
+    if (isVideo(row)) throw invalid('errors.photos.video_rotate');
     await this.deps.processing.rotate(row.id, degrees);
     return photoRowToAdminPhoto(await this.get(id));
   }

@@ -19,7 +19,11 @@ const here = fileURLToPath(import.meta.url);
  * server runs from source through tsx (tests), which the child then loads through tsx as well.
  */
 function workerEntry(): { file: string; execArgv: string[] } {
-  if (here.endsWith('.ts')) return { file: path.join(path.dirname(here), '..', 'media-worker.ts'), execArgv: ['--import', import.meta.resolve('tsx')] };
+  if (here.endsWith('.ts')) {
+    // tsx, and the catalogues the errors it sends back are written in (scripts/i18n/register.mjs).
+    const catalogues = new URL('../../scripts/i18n/register.mjs', import.meta.url).href;
+    return { file: path.join(path.dirname(here), '..', 'media-worker.ts'), execArgv: ['--import', import.meta.resolve('tsx'), '--import', catalogues] };
+  }
   return { file: path.join(path.dirname(here), 'media-worker.js'), execArgv: [] };
 }
 

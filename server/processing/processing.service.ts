@@ -54,12 +54,12 @@ export interface ProcessingDeps {
   db: Kysely<DB>;
 }
 
-const noPhoto = () => new AppError('not_found', 'No photo with this id.');
+const noPhoto = () => new AppError('not_found', 'errors.photos.no_such_id');
 
 /** A full disk or a tool that would not start is no fault of the photo: nothing is recorded on it, the admin tries again later. */
 function throwIfMachine(e: unknown): void {
   if (isMachineFailure(e)) {
-    throw new AppError('unavailable', 'The server is short of disk space or another resource. Please try again later.', { retry_after: 60 });
+    throw new AppError('unavailable', 'errors.processing.short_of_resources', undefined, { retry_after: 60 });
   }
 }
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
@@ -68,9 +68,10 @@ const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 function asAppError(e: unknown): AppError {
   if (e instanceof AppError) return e;
   if (e instanceof JobGoneError) return noPhoto();
-  if (e instanceof QueueStoppedError) return new AppError('unavailable', e.message, { retry_after: 10 });
-  // Processing errors are readable sentences about the file.
-  return new AppError('unprocessable', messageOf(e) || 'The photo could not be processed.');
+  if (e instanceof QueueStoppedError) return new AppError('unavailable', 'errors.processing.stopping', undefined, { retry_after: 10 });
+  // Processing errors are readable sentences about the file (in English, as processing writes them).
+  const detail = messageOf(e);
+  return detail ? new AppError('unprocessable', 'errors.processing.detail', { detail }) : new AppError('unprocessable', 'errors.processing.failed');
 }
 
 export function createProcessing({ config, paths, db }: ProcessingDeps): Processing {
@@ -134,7 +135,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       throwIfMachine(e);
       const message = messageOf(e);
       await markError(photoId, message);
-      throw new AppError('unprocessable', e instanceof MediaError ? message : `The thumbnail could not be rebuilt: ${message}`);
+      throw e instanceof MediaError ? new AppError('unprocessable', 'errors.processing.detail', { detail: message }) : new AppError('unprocessable', 'errors.processing.thumbnail_failed', { detail: message });
     }
     if (!found) throw noPhoto();
   };
@@ -195,10 +196,10 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     enqueue: (photoId, within) => queue.enqueue('process-media', { photoId }, { key: `process-media:${photoId}`, photoId, within }),
 
     async rotate(photoId, degrees) {
-      if (![90, 180, 270].includes(degrees)) throw invalid('Rotation must be 90, 180 or 270 degrees.');
+      if (![90, 180, 270].includes(degrees)) throw invalid('errors.processing.bad_rotation');
       const photo = await photos.get(photoId);
       if (!photo) throw noPhoto();
-      if (photo.content_type.startsWith('video/')) throw invalid('Only photos can be rotated, not videos.');
+      if (photo.content_type.startsWith('video/')) throw invalid('errors.processing.rotate_video');
       await queue.submit('rotate', { photoId, degrees }, { photoId, ...once }).catch((e) => {
         throw asAppError(e);
       });

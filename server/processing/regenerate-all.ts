@@ -2,7 +2,7 @@ import { conflict } from '../errors.js';
 import { log } from '../log.js';
 import { QueueStoppedError, type RegenerateStats } from './queue.js';
 
-export const ALREADY_REGENERATING = 'Thumbnails are already being regenerated.';
+export const ALREADY_REGENERATING = 'errors.processing.already_regenerating';
 
 /** What the admin's call answers: the statistics, and whether the work still goes on. */
 export interface RegenerateAllAnswer {

@@ -27,10 +27,10 @@ const REENCODED_AS: Record<string, 'png' | 'gif' | 'avif' | 'webp'> = { 'image/p
  * at high quality, through a temporary file. Returns the row fields that change.
  */
 export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees: number): Promise<PhotoUpdate> {
-  if (photo.content_type.startsWith('video/')) throw invalid('Only photos can be rotated, not videos.');
-  if (![90, 180, 270].includes(degrees)) throw invalid('Rotation must be 90, 180 or 270 degrees.');
+  if (photo.content_type.startsWith('video/')) throw invalid('errors.processing.rotate_video');
+  if (![90, 180, 270].includes(degrees)) throw invalid('errors.processing.bad_rotation');
   // No HEVC encoder here: a HEIC could only be rotated by changing its format.
-  if (needsHeifDecoder(photo.content_type)) throw invalid('HEIC photos cannot be rotated; they are shown as the phone recorded them.');
+  if (needsHeifDecoder(photo.content_type)) throw invalid('errors.processing.rotate_heic');
   const file = path.join(paths.root, photo.stored_path);
   const tmp = `${file}.rotating`;
   let orientation = 1;
@@ -48,7 +48,7 @@ export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees:
     }
   } catch (e) {
     await fs.rm(tmp, { force: true });
-    throw new AppError('unprocessable', `The photo could not be rotated: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    throw new AppError('unprocessable', 'errors.processing.rotate_failed', { detail: e instanceof Error ? e.message.split('\n')[0] : String(e) });
   }
   const { size } = await fs.stat(file);
   return { file_size: size, rotation: (photo.rotation + degrees) % 360, orientation };

@@ -1,5 +1,6 @@
 import type { DataPaths } from '../context.js';
 import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
+import type { Message } from '../../common/languages.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import { isMachineFailure, MachineFailure, MediaError } from './failures.js';
 
@@ -44,6 +45,8 @@ export interface SentError {
   /** A Node error code (ENOSPC) or, for kind 'app', the AppError code. */
   code?: string;
   extra?: Record<string, unknown>;
+  /** For kind 'app': the catalogue sentences, so the server answers them in the reader's language. */
+  sentences?: readonly Message[];
 }
 
 export type FromWorker = { type: 'ready' } | { type: 'done'; id: number; value: PhotoUpdate } | { type: 'failed'; id: number; error: SentError };
@@ -52,7 +55,7 @@ export function sendableError(e: unknown, aborted: boolean): SentError {
   const message = e instanceof Error ? e.message : String(e);
   const code = typeof (e as { code?: unknown })?.code === 'string' ? ((e as { code: string }).code) : undefined;
   if (aborted) return { kind: 'aborted', message };
-  if (e instanceof AppError) return { kind: 'app', message, code: e.code, extra: e.extra };
+  if (e instanceof AppError) return { kind: 'app', message, code: e.code, extra: e.extra, sentences: e.sentences };
   if (e instanceof MediaError) return { kind: 'media', message };
   if (isMachineFailure(e)) return { kind: 'machine', message, code };
   return { kind: 'other', message, code };
@@ -62,7 +65,7 @@ export function sendableError(e: unknown, aborted: boolean): SentError {
 export function receivedError(sent: SentError): Error {
   switch (sent.kind) {
     case 'app':
-      return new AppError(sent.code as ErrorCode, sent.message, sent.extra);
+      return new AppError(sent.code as ErrorCode, sent.sentences ?? [{ key: 'errors.processing.detail', values: { detail: sent.message } }], undefined, sent.extra);
     case 'media':
       return new MediaError(sent.message);
     case 'machine':

@@ -12,13 +12,13 @@ export interface RequestOrigin {
 export function publicBaseUrl(config: Config, origin: RequestOrigin): string {
   if (config.publicUrl) return config.publicUrl;
   const { host, protocol } = origin;
-  if (!host) throw invalid('The request has no Host header, so the site address is unknown. Set PUBLIC_URL.');
+  if (!host) throw invalid('errors.qr.no_host');
   try {
     const u = new URL(`${protocol}://${host}`);
     if (u.username || u.password || u.pathname !== '/' || u.search || u.hash) throw new Error('not a bare host');
     return u.origin;
   } catch {
-    throw invalid('The Host header is not a valid address. Set PUBLIC_URL.');
+    throw invalid('errors.qr.bad_host');
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Moderation, ScheduleItem, WeddingSettings } from '../../common/api-types.js';
+import { msg, type Message } from '../../common/languages.js';
 
 /**
  * The couple's controls on the day (moderation, gallery reveal, wall pause, time zone) and the
@@ -6,7 +7,6 @@ import type { Moderation, ScheduleItem, WeddingSettings } from '../../common/api
  */
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
-const ISO_HINT = 'an ISO 8601 date and time with its offset, such as 2026-06-07T16:30:00+02:00';
 const MODERATIONS: readonly Moderation[] = ['manual', 'auto'];
 
 /** Epoch ms of a strict ISO 8601 time with an offset; undefined when malformed or impossible (30 February). */
@@ -36,49 +36,49 @@ type Controls = Pick<WeddingSettings, 'moderation' | 'gallery_opens_at' | 'wall_
 export const CONTROL_KEYS: readonly (keyof Controls)[] = ['moderation', 'gallery_opens_at', 'wall_paused', 'time_zone'];
 
 /** The controls present in `b`, checked; problems are added to `problems`. */
-export function parseControls(b: Record<string, unknown>, problems: string[]): Partial<Controls> {
+export function parseControls(b: Record<string, unknown>, problems: Message[]): Partial<Controls> {
   const out: Partial<Controls> = {};
   if (b.moderation !== undefined) {
     if (MODERATIONS.includes(b.moderation as Moderation)) out.moderation = b.moderation as Moderation;
-    else problems.push('moderation must be "manual" or "auto"');
+    else problems.push(msg('errors.settings.moderation'));
   }
   if (b.gallery_opens_at !== undefined) {
     const v = b.gallery_opens_at;
     if (v === null || v === '') out.gallery_opens_at = null;
     else if (parseIsoTime(v) !== undefined) out.gallery_opens_at = (v as string).trim();
-    else problems.push(`gallery_opens_at must be null or ${ISO_HINT}`);
+    else problems.push(msg('errors.settings.opens_at'));
   }
   if (b.wall_paused !== undefined) {
     if (typeof b.wall_paused === 'boolean') out.wall_paused = b.wall_paused;
-    else problems.push('wall_paused must be true or false');
+    else problems.push(msg('errors.rule.boolean', { field: 'wall_paused' }));
   }
   if (b.time_zone !== undefined) {
     if (isTimeZone(b.time_zone)) out.time_zone = b.time_zone.trim();
-    else problems.push('time_zone must be a time zone name such as Europe/Berlin or America/New_York');
+    else problems.push(msg('errors.settings.time_zone'));
   }
   return out;
 }
 
 /** starts_at/ends_at of schedule item `i` (0-based): both or neither, the end after the start. */
-export function parseWindow(raw: Record<string, unknown>, i: number, problems: string[]): Pick<ScheduleItem, 'starts_at' | 'ends_at'> {
+export function parseWindow(raw: Record<string, unknown>, i: number, problems: Message[]): Pick<ScheduleItem, 'starts_at' | 'ends_at'> {
   const given = (v: unknown) => v !== undefined && v !== null && v !== '';
-  const label = `Schedule item ${i + 1}`;
+  const item = i + 1;
   if (!given(raw.starts_at) && !given(raw.ends_at)) return { starts_at: null, ends_at: null };
   const start = parseIsoTime(raw.starts_at);
   const end = parseIsoTime(raw.ends_at);
   const before = problems.length;
-  if (!given(raw.starts_at) || !given(raw.ends_at)) problems.push(`${label} needs both starts_at and ends_at, or neither`);
+  if (!given(raw.starts_at) || !given(raw.ends_at)) problems.push(msg('errors.settings.window_half', { item }));
   else {
-    if (start === undefined) problems.push(`${label} starts_at must be ${ISO_HINT}`);
-    if (end === undefined) problems.push(`${label} ends_at must be ${ISO_HINT}`);
-    if (start !== undefined && end !== undefined && end <= start) problems.push(`${label} ends_at must be after its starts_at`);
+    if (start === undefined) problems.push(msg('errors.settings.window_time', { item, field: 'starts_at' }));
+    if (end === undefined) problems.push(msg('errors.settings.window_time', { item, field: 'ends_at' }));
+    if (start !== undefined && end !== undefined && end <= start) problems.push(msg('errors.settings.window_order', { item }));
   }
   if (problems.length > before) return { starts_at: null, ends_at: null };
   return { starts_at: (raw.starts_at as string).trim(), ends_at: (raw.ends_at as string).trim() };
 }
 
 /** Two moments may touch (one ends as the next starts) but not overlap; their titles must differ. */
-export function checkWindows(items: ScheduleItem[], problems: string[]): void {
+export function checkWindows(items: ScheduleItem[], problems: Message[]): void {
   const timed = items
     .map((it, i) => ({ i, title: it.title, start: parseIsoTime(it.starts_at), end: parseIsoTime(it.ends_at) }))
     .filter((w): w is { i: number; title: string; start: number; end: number } => w.start !== undefined && w.end !== undefined);
@@ -86,10 +86,10 @@ export function checkWindows(items: ScheduleItem[], problems: string[]): void {
     for (let b = a + 1; b < timed.length; b++) {
       const [x, y] = [timed[a], timed[b]];
       if (x.start < y.end && y.start < x.end) {
-        problems.push(`Schedule items ${x.i + 1} and ${y.i + 1} overlap: their starts_at to ends_at windows must not overlap`);
+        problems.push(msg('errors.settings.windows_overlap', { first: x.i + 1, second: y.i + 1 }));
       }
       if (x.title.toLowerCase() === y.title.toLowerCase()) {
-        problems.push(`Schedule items ${x.i + 1} and ${y.i + 1} have times and the same title: give each moment its own title`);
+        problems.push(msg('errors.settings.windows_same_title', { first: x.i + 1, second: y.i + 1 }));
       }
     }
   }

@@ -51,6 +51,8 @@ export function defaultSettings(): WeddingSettings {
     wall_paused: false,
     time_zone: serverTimeZone(),
     show_uploader_names: true,
+    default_language: 'en',
+    translations: {},
   };
 }
 

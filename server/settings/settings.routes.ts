@@ -1,12 +1,25 @@
 import { Router } from 'express';
+import type { LanguageInfo, PublicSettingsResponse, WeddingSettings } from '../../common/api-types.js';
+import { LANGUAGES } from '../../common/languages.js';
 import { requirePermission } from '../auth/auth.middleware.js';
+import { languageOf } from '../http/language.js';
+import { SHIPPED } from '../i18n/messages.js';
 import type { SettingsService } from './settings.service.js';
+import { resolveSettings } from './translations.js';
 
-/** GET /api/settings (public) */
+const shipped: LanguageInfo[] = LANGUAGES.filter((l) => SHIPPED.includes(l.code)).map((l) => ({ code: l.code, name: l.name, dir: l.dir }));
+
+/** What guests read: the couple's texts in `lang` (else the default language's), without the other languages'. */
+function publicAnswer(s: WeddingSettings, lang: string): PublicSettingsResponse {
+  const { translations: _all, ...resolved } = resolveSettings(s, lang);
+  return { success: true, settings: resolved, language: lang, default_language: s.default_language, languages: shipped };
+}
+
+/** GET /api/settings (public), in the request's language (cookie, else Accept-Language, else the default). */
 export function publicSettingsRouter(settings: SettingsService): Router {
   const r = Router();
-  r.get('/settings', async (_req, res) => {
-    res.json({ success: true, settings: await settings.get() });
+  r.get('/settings', async (req, res) => {
+    res.set('Vary', 'Cookie, Accept-Language').json(publicAnswer(await settings.get(), languageOf(req)));
   });
   return r;
 }

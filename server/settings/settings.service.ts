@@ -1,9 +1,12 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
-import { invalid } from '../errors.js';
+import { msg, type Message } from '../../common/languages.js';
+import { invalid, invalidAll } from '../errors.js';
+import { isShipped, SHIPPED } from '../i18n/messages.js';
 import { defaultSettings, type ScheduleItem, type WeddingSettings } from './settings.defaults.js';
 import { SettingsRepo } from './settings.repo.js';
 import { checkWindows, CONTROL_KEYS, parseControls, parseWindow } from './controls.js';
+import { parseTranslations } from './translations.js';
 
 /** Told of every saved change (the wall's pause reaches open walls this way). */
 export type SettingsListener = (next: WeddingSettings, previous: WeddingSettings) => void | Promise<void>;
@@ -35,6 +38,12 @@ export class SettingsService {
     return this.cache;
   }
 
+  /** The wedding's default language now (the cache is warm once the server runs; English before). */
+  defaultLanguage(): string {
+    const lang = this.cache?.default_language;
+    return lang && isShipped(lang) ? lang : 'en';
+  }
+
   async uploadsEnabled(): Promise<boolean> {
     return (await this.get()).uploads_enabled;
   }
@@ -62,54 +71,66 @@ export class SettingsService {
 }
 
 export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('Send the settings as a JSON object.');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('errors.settings.not_object');
   const b = body as Record<string, unknown>;
-  const problems: string[] = [];
+  const problems: Message[] = [];
   const out: Partial<WeddingSettings> = {};
-  const known = new Set(['couple_names', 'welcome_message', 'photo_sharing_message', 'thank_you_message', 'schedule', 'uploads_enabled', 'show_uploader_names', ...CONTROL_KEYS]);
-  for (const key of Object.keys(b)) if (!known.has(key)) problems.push(`Unknown setting "${key}"`);
+  const known = new Set([
+    'couple_names',
+    'welcome_message',
+    'photo_sharing_message',
+    'thank_you_message',
+    'schedule',
+    'uploads_enabled',
+    'show_uploader_names',
+    'default_language',
+    'translations',
+    ...CONTROL_KEYS,
+  ]);
+  for (const key of Object.keys(b)) if (!known.has(key)) problems.push(msg('errors.settings.unknown', { key }));
 
-  const text = (v: unknown, label: string, max: number, required = true): string | undefined => {
+  const text = (v: unknown, field: Message, max: number, required = true): string | undefined => {
     if (typeof v !== 'string') {
-      problems.push(`${label} must be text`);
+      problems.push(msg('errors.rule.text', { field }));
       return undefined;
     }
     const t = v.trim();
-    if (required && t === '') problems.push(`${label} is required`);
-    else if (t.length > max) problems.push(`${label} must be at most ${max} characters`);
+    if (required && t === '') problems.push(msg('errors.rule.required', { field }));
+    else if (t.length > max) problems.push(msg('errors.rule.max_chars', { field, max }));
     else return t;
     return undefined;
   };
 
   if (b.couple_names !== undefined) {
     const n = b.couple_names;
-    if (!Array.isArray(n) || n.length !== 2) problems.push('Couple names must be a list of two names');
+    if (!Array.isArray(n) || n.length !== 2) problems.push(msg('errors.settings.couple_names'));
     else {
-      const a = text(n[0], 'The first name', 60);
-      const c = text(n[1], 'The second name', 60);
+      const a = text(n[0], msg('errors.field.first_name'), 60);
+      const c = text(n[1], msg('errors.field.second_name'), 60);
       if (a !== undefined && c !== undefined) out.couple_names = [a, c];
     }
   }
-  for (const key of ['welcome_message', 'photo_sharing_message', 'thank_you_message'] as const) {
+  const LONG_TEXTS = { welcome_message: 'errors.field.welcome_message', photo_sharing_message: 'errors.field.photo_sharing_message', thank_you_message: 'errors.field.thank_you_message' } as const;
+  for (const key of Object.keys(LONG_TEXTS) as (keyof typeof LONG_TEXTS)[]) {
     if (b[key] !== undefined) {
-      const v = text(b[key], key.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase()), 2000, false);
+      const v = text(b[key], msg(LONG_TEXTS[key]), 2000, false);
       if (v !== undefined) out[key] = v;
     }
   }
   if (b.schedule !== undefined) {
     const s = b.schedule;
-    if (!Array.isArray(s) || s.length < 1 || s.length > 10) problems.push('Schedule must be a list of 1 to 10 items');
+    if (!Array.isArray(s) || s.length < 1 || s.length > 10) problems.push(msg('errors.settings.schedule_length'));
     else {
       const items: ScheduleItem[] = [];
       s.forEach((raw, i) => {
         if (typeof raw !== 'object' || raw === null) {
-          problems.push(`Schedule item ${i + 1} must be an object`);
+          problems.push(msg('errors.settings.schedule_item', { item: i + 1 }));
           return;
         }
         const item = {} as ScheduleItem;
         for (const f of SCHEDULE_FIELDS) {
           const v = (raw as Record<string, unknown>)[f] ?? '';
-          const t = text(v, `Schedule item ${i + 1} ${f}`, f === 'description' ? 1000 : 200, f === 'title');
+          const t = text(v, msg('errors.field.schedule_item', { item: i + 1, name: f }), f === 'description' ? 1000 : 200, f === 'title');
           if (t !== undefined) item[f] = t;
         }
         Object.assign(item, parseWindow(raw as Record<string, unknown>, i, problems));
@@ -120,14 +141,22 @@ export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
     }
   }
   if (b.uploads_enabled !== undefined) {
-    if (typeof b.uploads_enabled !== 'boolean') problems.push('uploads_enabled must be true or false');
+    if (typeof b.uploads_enabled !== 'boolean') problems.push(msg('errors.rule.boolean', { field: 'uploads_enabled' }));
     else out.uploads_enabled = b.uploads_enabled;
   }
   if (b.show_uploader_names !== undefined) {
-    if (typeof b.show_uploader_names !== 'boolean') problems.push('show_uploader_names must be true or false');
+    if (typeof b.show_uploader_names !== 'boolean') problems.push(msg('errors.rule.boolean', { field: 'show_uploader_names' }));
     else out.show_uploader_names = b.show_uploader_names;
   }
+  if (b.default_language !== undefined) {
+    if (isShipped(b.default_language)) out.default_language = b.default_language;
+    else problems.push(msg('errors.settings.default_language', { languages: SHIPPED.join(', ') }));
+  }
+  if (b.translations !== undefined) {
+    const t = parseTranslations(b.translations, problems);
+    if (t) out.translations = t;
+  }
   Object.assign(out, parseControls(b, problems));
-  if (problems.length > 0) throw invalid(problems.join('. ') + '.', { problems });
+  if (problems.length > 0) throw invalidAll(problems);
   return out;
 }

@@ -1,9 +1,11 @@
 import fs from 'node:fs';
 import { AppError } from '../errors.js';
+import { inEnglish } from '../i18n/english.js';
 import type { SpaceReserve } from './space-reserve.js';
 
-export const NO_ROOM = 'There is no room left for more photos. Please tell the couple.';
-export const storageFull = () => new AppError('storage_full', NO_ROOM);
+export const storageFull = () => new AppError('storage_full', 'errors.storage_full');
+/** The refusal's sentence in English (as the log and the API's English answer have it). */
+export const NO_ROOM = inEnglish('errors.storage_full');
 
 const FULL_CODES = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
 

@@ -13,7 +13,7 @@ export const OPEN_PER_CLIENT = 1000;
 const CAP_RETRY_AFTER_S = 30;
 
 const tooManyOpen = () =>
-  new AppError('rate_limited', 'Too many unfinished uploads at once. Please wait for some to finish.', { retry_after: CAP_RETRY_AFTER_S });
+  new AppError('rate_limited', 'errors.uploads.too_many_open', undefined, { retry_after: CAP_RETRY_AFTER_S });
 
 /**
  * Whether a new chunked upload may start: within the caps on unfinished uploads (rate_limited),

@@ -18,26 +18,25 @@ export interface ChunkFields {
   key: string;
 }
 
-const bad = (msg: string) => invalid(msg);
 
 function wholeNumber(fields: FormFields, name: string): number {
   const raw = fields[name];
-  if (raw === undefined || raw.trim() === '') throw bad(`The field ${name} is missing.`);
-  if (!/^\d{1,16}$/.test(raw.trim())) throw bad(`The field ${name} must be a whole number of bytes (got "${raw.slice(0, 40)}").`);
+  if (raw === undefined || raw.trim() === '') throw invalid('errors.uploads.field_missing', { name });
+  if (!/^\d{1,16}$/.test(raw.trim())) throw invalid('errors.uploads.field_not_bytes', { name, value: raw.slice(0, 40) });
   return Number(raw.trim());
 }
 
 function text(fields: FormFields, name: string, max: number): string | undefined {
   const v = fields[name]?.trim();
   if (!v) return undefined;
-  if (v.length > max) throw bad(`The field ${name} is too long.`);
+  if (v.length > max) throw invalid('errors.uploads.field_too_long_named', { name });
   return v;
 }
 
 /** The optional uploader_name field: cleaned, null when empty; too long is invalid_input. */
 export function uploaderNameField(fields: FormFields): string | null {
   const r = cleanUploaderName(fields.uploader_name);
-  if ('problem' in r) throw bad(r.problem);
+  if ('problem' in r) throw invalid(r.problem);
   return r.name;
 }
 
@@ -55,21 +54,19 @@ export function parseChunkFields(fields: FormFields, maxUploadBytes: number): Ch
   const chunkEnd = wholeNumber(fields, 'chunk_end');
   const totalSize = wholeNumber(fields, 'total_size');
   const rawName = text(fields, 'filename', 1000);
-  if (!rawName) throw bad('The field filename is missing.');
+  if (!rawName) throw invalid('errors.uploads.field_missing', { name: 'filename' });
   const sessionId = text(fields, 'session_id', 200);
-  if (!sessionId) throw bad('The field session_id is missing.');
+  if (!sessionId) throw invalid('errors.uploads.field_missing', { name: 'session_id' });
   const uploadId = text(fields, 'upload_id', 200);
-  if (uploadId !== undefined && !/^[A-Za-z0-9_.:-]+$/.test(uploadId)) throw bad('The field upload_id may hold only letters, digits and - _ . :');
+  if (uploadId !== undefined && !/^[A-Za-z0-9_.:-]+$/.test(uploadId)) throw invalid('errors.uploads.upload_id_shape');
   const last = fields.is_last_chunk?.trim().toLowerCase();
-  if (last !== undefined && last !== 'true' && last !== 'false') throw bad('The field is_last_chunk must be "true" or "false".');
+  if (last !== undefined && last !== 'true' && last !== 'false') throw invalid('errors.uploads.is_last_chunk');
   uploaderNameField(fields); // a bad name is refused before any of the chunk is written
 
-  if (totalSize === 0) throw bad('total_size must be more than 0: the file is empty.');
-  if (totalSize > maxUploadBytes) {
-    throw tooLarge(`The file is too large. The limit is ${+(maxUploadBytes / 1024 ** 3).toFixed(2)} GB per file.`);
-  }
-  if (chunkEnd <= chunkStart) throw bad('chunk_end must be greater than chunk_start (chunk_end is exclusive).');
-  if (chunkEnd > totalSize) throw bad('chunk_end is past total_size.');
+  if (totalSize === 0) throw invalid('errors.uploads.total_size_zero');
+  if (totalSize > maxUploadBytes) throw tooLarge('errors.uploads.file_too_large', { limit: `${+(maxUploadBytes / 1024 ** 3).toFixed(2)} GB` });
+  if (chunkEnd <= chunkStart) throw invalid('errors.uploads.chunk_end_before_start');
+  if (chunkEnd > totalSize) throw invalid('errors.uploads.chunk_end_past_total');
   const filename = cleanFilename(rawName);
   return {
     chunkStart,

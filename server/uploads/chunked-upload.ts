@@ -41,7 +41,7 @@ export interface ChunkedUploadsDeps {
   storage: StorageGuard;
 }
 
-const endsShort = () => invalid('The last chunk must end at total_size: this upload was dropped. Start it again.');
+const endsShort = () => invalid('errors.uploads.last_chunk_short');
 
 /**
  * Errors that judge the bytes themselves (a chunk of the wrong size, a file of a refused type):
@@ -51,7 +51,7 @@ const endsShort = () => invalid('The last chunk must end at total_size: this upl
 const REJECTS_CONTENT = new Set<ErrorCode>(['invalid_input', 'unsupported_type']);
 const rejectsContent = (e: unknown) => e instanceof AppError && REJECTS_CONTENT.has(e.code);
 
-const unknownUpload = () => conflict('This upload is unknown or expired: start again from byte 0.', { received_bytes: 0 });
+const unknownUpload = () => conflict('errors.uploads.unknown_upload', undefined, { received_bytes: 0 });
 
 /**
  * Chunked, resumable uploads: partial state in the `uploads` table, the running hash and the
@@ -100,13 +100,13 @@ export class ChunkedUploads {
           spool = path.join(this.d.paths.incoming, `${newId()}.chunk`);
           const handle = await fsp.open(spool, 'w');
           try {
-            await pour(file, new FileSink({ fd: handle.fd, position: 0, hash: null, limit: max, tooLarge: () => tooLarge('The chunk is too large.'), arrived }));
+            await pour(file, new FileSink({ fd: handle.fd, position: 0, hash: null, limit: max, tooLarge: () => tooLarge('errors.uploads.chunk_too_large'), arrived }));
           } finally {
             await handle.close();
           }
         }
       });
-      if (!sawFile) throw invalid('No file was sent: the form needs a "file" part with the chunk.');
+      if (!sawFile) throw invalid('errors.uploads.no_chunk_file');
       const f = direct?.fields ?? parseChunkFields(fields, max);
       // Every field of the form, those after the file included: the name sent with the last chunk counts.
       const uploader: Uploader = { guestId, name: uploaderNameField(fields) };
@@ -166,7 +166,7 @@ export class ChunkedUploads {
     }
     if (row && row.total_size !== f.totalSize) {
       await discard(src);
-      throw invalid(`total_size does not match this upload (${row.total_size} bytes).`);
+      throw invalid('errors.uploads.total_size_mismatch', { total: row.total_size });
     }
     if (!row) {
       if (f.chunkStart !== 0) {
@@ -181,7 +181,7 @@ export class ChunkedUploads {
     }
     if (f.chunkStart > row.received_bytes) {
       await discard(src);
-      throw conflict(`Chunk out of order: ${row.received_bytes} bytes received so far.`, { received_bytes: row.received_bytes });
+      throw conflict('errors.uploads.out_of_order', { received: row.received_bytes }, { received_bytes: row.received_bytes });
     }
     if (f.chunkEnd <= row.received_bytes) {
       await discard(src); // a re-send of bytes already stored
@@ -220,14 +220,14 @@ export class ChunkedUploads {
       hash: state.hash,
       skip: row.received_bytes - f.chunkStart,
       limit: declared,
-      tooLarge: () => invalid(`Size mismatch: the chunk is longer than chunk_end - chunk_start (${declared} bytes).`),
+      tooLarge: () => invalid('errors.uploads.chunk_longer', { declared }),
       sniff: row.received_bytes === 0,
       arrived,
     });
     try {
       await pour(src, sink);
       if (sink.seen !== declared) {
-        throw invalid(`Size mismatch: the chunk holds ${sink.seen} bytes, chunk_end - chunk_start says ${declared}.`);
+        throw invalid('errors.uploads.chunk_size_mismatch', { seen: sink.seen, declared });
       }
     } catch (e) {
       if (rejectsContent(e)) {
@@ -265,7 +265,7 @@ export class ChunkedUploads {
     if (row.received_bytes < row.total_size) {
       if (f.isLast && f.chunkStart <= row.received_bytes) {
         await this.drop(row);
-        throw invalid(`Size mismatch: received ${row.received_bytes} of ${row.total_size} bytes. Start the upload again.`);
+        throw invalid('errors.uploads.total_mismatch', { received: row.received_bytes, total: row.total_size });
       }
       return { progress: { received_bytes: row.received_bytes } };
     }

@@ -8,7 +8,7 @@ import { cleanFilename, newId, type StoredUpload, type UploadStore } from './sto
 import { pour, type ReadForm } from './streams.js';
 
 /** The refusal of a file over MAX_UPLOAD_GB (also used before a body declared far too large is read). */
-export const fileTooLarge = (maxBytes: number) => tooLarge(`The file is too large. The limit is ${formatLimit(maxBytes)} per file.`);
+export const fileTooLarge = (maxBytes: number) => tooLarge('errors.uploads.file_too_large', { limit: formatLimit(maxBytes) });
 
 function formatLimit(bytes: number): string {
   const gib = bytes / 1024 ** 3;
@@ -50,8 +50,8 @@ export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadFor
         await handle.close();
       }
     });
-    if (!sawFile || !sink) throw invalid('No file was sent: the form needs a "file" part.');
-    if (sink.seen === 0) throw invalid('The file is empty.');
+    if (!sawFile || !sink) throw invalid('errors.uploads.no_file');
+    if (sink.seen === 0) throw invalid('errors.uploads.empty');
     const uploader = { guestId, name: uploaderNameField(fields) };
     const sessionId = (fields.session_id ?? '').slice(0, 200);
     return await d.store.store({

@@ -80,5 +80,4 @@ function sniffWebm(head: Buffer): SniffedType | null {
   return head.subarray(0, SNIFF_BYTES).includes(WEBM_DOCTYPE) ? { mime: 'video/webm', ext: 'webm' } : null;
 }
 
-export const UNSUPPORTED_TYPE =
-    'This file type is not supported. Please upload a photo (JPEG, PNG, GIF, WebP, HEIC, AVIF) or a video (MP4, MOV, M4V, AVI, WebM).';
+export const UNSUPPORTED_TYPE = 'errors.uploads.unsupported_type';

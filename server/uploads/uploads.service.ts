@@ -46,7 +46,7 @@ export class UploadsService {
 
   /** Throws uploads_disabled while the couple has uploads switched off. */
   async ensureEnabled(): Promise<void> {
-    if (!(await this.d.settings.uploadsEnabled())) throw new AppError('uploads_disabled', 'Uploads are not enabled yet');
+    if (!(await this.d.settings.uploadsEnabled())) throw new AppError('uploads_disabled', 'errors.uploads.disabled');
   }
 
   /** A whole file in one form (fields: session_id, optional uploader_name; the file part), sent by guest `guestId`. */
@@ -72,7 +72,7 @@ export class UploadsService {
   /** How much of an upload the server holds, so a client can resume. */
   offset(q: OffsetQuery): Promise<UploadProgress> {
     if (!q.uploadId && (!q.sessionId || !q.filename || !/^\d{1,16}$/.test(q.totalSize))) {
-      throw invalid('Give session_id, filename and total_size (a whole number), or an upload_id.');
+      throw invalid('errors.uploads.offset_fields');
     }
     return this.chunked.offset(uploadKey(q.uploadId, q.sessionId, cleanFilename(q.filename), Number(q.totalSize)));
   }

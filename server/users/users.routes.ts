@@ -1,11 +1,13 @@
 import { Router } from 'express';
 import { requirePermission } from '../auth/auth.middleware.js';
 import { invalid } from '../errors.js';
+import { languageOf } from '../http/language.js';
+import { translate } from '../i18n/messages.js';
 import type { UsersService } from './users.service.js';
 import { parseUserInput } from './users.validation.js';
 
 function userId(raw: string): number {
-  if (!/^\d+$/.test(raw)) throw invalid('User id must be a number.');
+  if (!/^\d+$/.test(raw)) throw invalid('errors.users.id_not_number');
   return Number(raw);
 }
 
@@ -28,7 +30,7 @@ export function usersRouter(users: UsersService): Router {
   });
   u.delete('/:id', async (req, res) => {
     await users.delete(userId(req.params.id), req.user!);
-    res.json({ success: true, message: 'User deleted' });
+    res.json({ success: true, message: translate(languageOf(req), 'answers.user_deleted') });
   });
   u.post('/:id/toggle-active', async (req, res) => {
     res.json({ success: true, user: await users.toggleActive(userId(req.params.id), req.user!) });

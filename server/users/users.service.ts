@@ -9,7 +9,7 @@ import { conflict, notFound } from '../errors.js';
 import { UsersRepo, userRowToUser, type ApiUser } from './users.repo.js';
 import type { UserInput } from './users.validation.js';
 
-const LAST_ADMIN = 'The last active admin cannot be deleted, deactivated or demoted.';
+const LAST_ADMIN = 'errors.users.last_admin';
 
 const toAuthUser = (row: UserRow): AuthUser => ({
   id: row.id,
@@ -19,7 +19,7 @@ const toAuthUser = (row: UserRow): AuthUser => ({
   permissions: permissionsFor(row.role),
 });
 
-const taken = (username: string) => conflict(`The username "${username}" is already taken.`);
+const taken = (username: string) => conflict('errors.users.username_taken', { username });
 
 /** The accounts of the admin area: who may sign in, with which role (SPEC §5, §6). */
 export class UsersService {
@@ -113,7 +113,7 @@ export class UsersService {
   /** `currentSid`: the session making the change, kept when users change their own password. */
   async update(id: number, input: UserInput, actor: AuthUser, currentSid?: string): Promise<ApiUser> {
     const current = await this.repo.byId(id);
-    if (!current) throw notFound('User not found.');
+    if (!current) throw notFound('errors.users.not_found');
     if (input.username !== undefined && input.username.toLowerCase() !== current.username.toLowerCase()) {
       if (await this.repo.byUsername(input.username)) throw taken(input.username);
     }
@@ -127,7 +127,7 @@ export class UsersService {
     // The last-admin rule is checked by the write itself (two admins may demote each other at once).
     const row = Object.keys(patch).length > 0 ? await this.repo.updateKeepingAnAdmin(id, patch) : current;
     if (row === 'last-admin') throw conflict(LAST_ADMIN);
-    if (!row) throw notFound('User not found.');
+    if (!row) throw notFound('errors.users.not_found');
     if (input.is_active === false && current.is_active === 1) await this.sessions.destroyUserSessions(id);
     // A new password ends every other session of the account; the one that changed it stays signed in.
     if (input.password !== undefined) await this.sessions.destroyUserSessions(id, id === actor.id ? currentSid : undefined);
@@ -136,18 +136,18 @@ export class UsersService {
 
   async toggleActive(id: number, actor: AuthUser): Promise<ApiUser> {
     const current = await this.repo.byId(id);
-    if (!current) throw notFound('User not found.');
-    if (current.is_active === 1 && id === actor.id) throw conflict('You cannot deactivate your own account.');
+    if (!current) throw notFound('errors.users.not_found');
+    if (current.is_active === 1 && id === actor.id) throw conflict('errors.users.deactivate_self');
     return this.update(id, { is_active: current.is_active !== 1 }, actor);
   }
 
   async delete(id: number, actor: AuthUser): Promise<void> {
     const current = await this.repo.byId(id);
-    if (!current) throw notFound('User not found.');
-    if (id === actor.id) throw conflict('You cannot delete your own account.');
+    if (!current) throw notFound('errors.users.not_found');
+    if (id === actor.id) throw conflict('errors.users.delete_self');
     const outcome = await this.repo.deleteKeepingAnAdmin(id);
     if (outcome === 'last-admin') throw conflict(LAST_ADMIN);
-    if (outcome === 'not-found') throw notFound('User not found.');
+    if (outcome === 'not-found') throw notFound('errors.users.not_found');
     await this.sessions.destroyUserSessions(id);
   }
 }

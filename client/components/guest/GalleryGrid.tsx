@@ -2,13 +2,14 @@ import { useState } from 'react';
 import type { GalleryItem } from '../../../common/api-types';
 import ImageOff from 'lucide-react/icons/image-off';
 import Play from 'lucide-react/icons/play';
+import { t } from '../../i18n';
 
 export const isVideo = (item: GalleryItem) => item.content_type.startsWith('video/');
 
 /** The thumbnail grid (3 columns, 4 on large screens); thumbnails load lazily. */
 export function GalleryGrid({ items, onOpen }: { items: GalleryItem[]; onOpen: (item: GalleryItem, trigger: HTMLElement) => void }) {
   return (
-    <ul className="gallery-grid" aria-label="Shared photos and videos">
+    <ul className="gallery-grid" aria-label={t('gallery.grid_label')}>
       {items.map((item) => {
         const video = isVideo(item);
         const src = item.thumbnail_url ?? (video ? null : item.backblaze_url);
@@ -18,7 +19,7 @@ export function GalleryGrid({ items, onOpen }: { items: GalleryItem[]; onOpen: (
               type="button"
               className={`gallery-tile${video ? ' gallery-tile-video' : ''}`}
               onClick={(e) => onOpen(item, e.currentTarget)}
-              aria-label={`Open ${video ? 'video' : 'photo'} ${item.original_filename}`}
+              aria-label={t(video ? 'gallery.open_video' : 'gallery.open_photo', { name: item.original_filename })}
             >
               {src || video ? <TileImage src={src} /> : <Unshowable />}
               {video && (
@@ -46,7 +47,7 @@ export function Unshowable() {
   return (
     <span className="gallery-tile-placeholder gallery-tile-unshowable" data-testid="unshowable">
       <ImageOff size={22} aria-hidden="true" />
-      <span>This photo cannot be shown</span>
+      <span>{t('gallery.unshowable')}</span>
     </span>
   );
 }
@@ -54,7 +55,7 @@ export function Unshowable() {
 /** SPEC §9: a skeleton of 12 tiles while the first page loads. */
 export function GallerySkeleton() {
   return (
-    <ul className="gallery-grid" aria-busy="true" aria-label="Loading the gallery">
+    <ul className="gallery-grid" aria-busy="true" aria-label={t('gallery.loading')}>
       {Array.from({ length: 12 }, (_, i) => (
         <li key={i}>
           <div className="gallery-tile skeleton" data-testid="skeleton-tile" />

@@ -1,4 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import { t } from '../../i18n';
 import { guestName, NAME_MAX, setGuestName } from '../../state/guest';
 
 /** "Your name (optional)": asked once, remembered on this device, sent with every file. */
@@ -6,19 +7,20 @@ export function GuestNameField() {
   useSignals();
   return (
     <div className="card guest-name-field">
-      <label htmlFor="uploader-name">Your name (optional)</label>
+      <label htmlFor="uploader-name">{t('upload.name.label')}</label>
       <input
         id="uploader-name"
         type="text"
         autoComplete="name"
         maxLength={NAME_MAX}
-        placeholder="So the couple knows who shared it"
+        dir="auto"
+        placeholder={t('upload.name.placeholder')}
         aria-describedby="uploader-name-hint"
         value={guestName.value}
         onChange={(e) => setGuestName(e.currentTarget.value)}
       />
       <p id="uploader-name-hint" className="muted guest-name-hint">
-        Shown with your photos. Leave it empty to share anonymously.
+        {t('upload.name.hint')}
       </p>
     </div>
   );

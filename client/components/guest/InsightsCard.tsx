@@ -1,6 +1,8 @@
 import type { Stats } from '../../../common/api-types';
 import Camera from 'lucide-react/icons/camera';
 import Smartphone from 'lucide-react/icons/smartphone';
+import { t } from '../../i18n';
+import { formatNumber } from '../../i18n/format';
 
 const TOP_CAMERAS = 4;
 
@@ -11,43 +13,43 @@ export function InsightsCard({ stats }: { stats: Stats }) {
   const more = stats.cameras.length - top.length;
   return (
     <section className="card insights" aria-labelledby="insights-title">
-      <h2 id="insights-title">Collection Insights</h2>
+      <h2 id="insights-title">{t('live.insights.title')}</h2>
       <dl className="insights-figures">
         <div>
-          <dt>Total shared</dt>
-          <dd data-testid="insights-size">{stats.total_size_mb.toFixed(1)} MB</dd>
+          <dt>{t('live.insights.total')}</dt>
+          <dd data-testid="insights-size">{t('format.size.mb', { size: formatNumber(stats.total_size_mb, 1) })}</dd>
         </div>
         <div>
-          <dt>Photos</dt>
-          <dd data-testid="insights-images">{stats.media_breakdown.images}</dd>
+          <dt>{t('live.insights.photos')}</dt>
+          <dd data-testid="insights-images">{formatNumber(stats.media_breakdown.images)}</dd>
         </div>
         {stats.media_breakdown.videos > 0 && (
           <div>
-            <dt>Videos</dt>
-            <dd data-testid="insights-videos">{stats.media_breakdown.videos}</dd>
+            <dt>{t('live.insights.videos')}</dt>
+            <dd data-testid="insights-videos">{formatNumber(stats.media_breakdown.videos)}</dd>
           </div>
         )}
         <div>
-          <dt>Unique devices</dt>
-          <dd data-testid="insights-devices">{stats.unique_devices}</dd>
+          <dt>{t('live.insights.devices')}</dt>
+          <dd data-testid="insights-devices">{formatNumber(stats.unique_devices)}</dd>
         </div>
       </dl>
       {top.length > 0 && (
         <>
           <h3 className="insights-subtitle">
-            <Camera aria-hidden="true" size={18} /> Top cameras
+            <Camera aria-hidden="true" size={18} /> {t('live.insights.top_cameras')}
           </h3>
           <ul className="insights-cameras">
             {top.map((c) => (
               <li key={c.name}>
                 <span className="camera-name">
-                  <Smartphone aria-hidden="true" size={16} /> {c.name}
+                  <Smartphone aria-hidden="true" size={16} /> <bdi>{c.name}</bdi>
                 </span>
-                <span className="camera-count">{c.count}</span>
+                <span className="camera-count">{formatNumber(c.count)}</span>
               </li>
             ))}
           </ul>
-          {more > 0 && <p className="insights-more muted">+{more} more devices</p>}
+          {more > 0 && <p className="insights-more muted">{t('live.insights.more_devices', { count: more })}</p>}
         </>
       )}
     </section>

@@ -1,12 +1,14 @@
 import X from 'lucide-react/icons/x';
 import { useEffect, useRef, useState } from 'react';
 import type { GalleryItem } from '../../../common/api-types';
+import { t } from '../../i18n';
+import { formatDateTime } from '../../i18n/format';
 import { isVideo } from './GalleryGrid';
 
+/** A time in the wedding's zone and the page's language; null when absent or unreadable. */
 function when(iso: string | null): string | null {
-  if (!iso) return null;
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? null : d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+  if (!iso || Number.isNaN(Date.parse(iso))) return null;
+  return formatDateTime(iso);
 }
 
 /**
@@ -73,18 +75,18 @@ export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () 
   const camera = cameraName(item.camera_make, item.camera_model);
   const uploaded = when(item.upload_timestamp);
   const taken = when(item.date_taken);
-  const fallback = 'Your browser does not support the video tag.';
+  const fallback = t('viewer.no_video_support');
 
   return (
     <div className="viewer-backdrop" onClick={(e) => e.target === e.currentTarget && onClose()} data-testid="viewer-backdrop">
       <div className="viewer" role="dialog" aria-modal="true" aria-label={item.original_filename} ref={dialog}>
-        <button type="button" className="viewer-close btn btn-icon" onClick={onClose} aria-label="Close" ref={closeBtn}>
+        <button type="button" className="viewer-close btn btn-icon" onClick={onClose} aria-label={t('viewer.close')} ref={closeBtn}>
           <X aria-hidden="true" size={22} />
         </button>
         <div className="viewer-media" onClick={(e) => e.target === e.currentTarget && onClose()}>
           {!loaded && !failed && (video || imageSrc) && (
             <p className="viewer-loading" role="status">
-              {video ? 'Loading video...' : 'Loading image...'}
+              {video ? t('viewer.loading_video') : t('viewer.loading_image')}
             </p>
           )}
           {video ? (
@@ -107,37 +109,37 @@ export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () 
           ) : imageSrc && !failed ? (
             <img key={item.id} src={imageSrc} alt={item.original_filename} onLoad={() => setLoaded(true)} onError={() => setFailed(true)} />
           ) : (
-            <p className="viewer-fallback">This photo cannot be shown</p>
+            <p className="viewer-fallback">{t('gallery.unshowable')}</p>
           )}
         </div>
         {item.uploader_name && (
           <p className="viewer-shared-by" data-testid="viewer-shared-by">
-            Shared by {item.uploader_name}
+            {t('viewer.shared_by', { name: item.uploader_name })}
           </p>
         )}
         <dl className="viewer-details">
           {uploaded && (
             <div>
-              <dt>Uploaded</dt>
+              <dt>{t('viewer.uploaded')}</dt>
               <dd data-testid="viewer-uploaded">{uploaded}</dd>
             </div>
           )}
           {taken && (
             <div>
-              <dt>Taken</dt>
+              <dt>{t('viewer.taken')}</dt>
               <dd data-testid="viewer-taken">{taken}</dd>
             </div>
           )}
           {camera && (
             <div>
-              <dt>Camera</dt>
+              <dt>{t('viewer.camera')}</dt>
               <dd data-testid="viewer-camera">{camera}</dd>
             </div>
           )}
           {item.width != null && item.height != null && (
             <div>
-              <dt>Size</dt>
-              <dd data-testid="viewer-dimensions">
+              <dt>{t('viewer.dimensions')}</dt>
+              <dd data-testid="viewer-dimensions" dir="ltr">
                 {item.width} × {item.height}
               </dd>
             </div>

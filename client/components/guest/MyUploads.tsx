@@ -5,6 +5,7 @@ import VideoIcon from 'lucide-react/icons/video';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { MyUpload } from '../../../common/api-types';
 import { deleteMyUpload, fetchMyUploads } from '../../api/my-uploads';
+import { t } from '../../i18n';
 import { finishedCount, uploadItems } from '../../state/uploads';
 import { toast } from '../ui/toast';
 
@@ -13,9 +14,9 @@ const PAGE = 100;
 
 /** Where a guest's file stands, in words. */
 export function myUploadState(p: Pick<MyUpload, 'status' | 'is_visible'>): { text: string; tone: 'error' | 'visible' | 'waiting' } {
-  if (p.status === 'error') return { text: 'Could not be processed', tone: 'error' };
-  if (p.is_visible) return { text: 'In the gallery', tone: 'visible' };
-  return { text: 'Waiting for approval', tone: 'waiting' };
+  if (p.status === 'error') return { text: t('upload.mine.state_error'), tone: 'error' };
+  if (p.is_visible) return { text: t('upload.mine.state_visible'), tone: 'visible' };
+  return { text: t('upload.mine.state_waiting'), tone: 'waiting' };
 }
 
 function MyUploadRow({ photo: p, onDeleted }: { photo: MyUpload; onDeleted: (id: string) => void }) {
@@ -39,11 +40,11 @@ function MyUploadRow({ photo: p, onDeleted }: { photo: MyUpload; onDeleted: (id:
     setBusy(true);
     try {
       await deleteMyUpload(p.id);
-      toast({ title: 'Deleted', description: `${p.original_filename} was removed.`, variant: 'success' });
+      toast({ title: t('upload.mine.deleted'), description: t('upload.mine.deleted_text', { name: p.original_filename }), variant: 'success' });
       onDeleted(p.id);
     } catch {
       setBusy(false);
-      toast({ title: 'Could not delete', description: `${p.original_filename} could not be deleted. Please try again.`, variant: 'destructive' });
+      toast({ title: t('upload.mine.delete_failed'), description: t('upload.mine.delete_failed_text', { name: p.original_filename }), variant: 'destructive' });
     }
   };
 
@@ -57,7 +58,7 @@ function MyUploadRow({ photo: p, onDeleted }: { photo: MyUpload; onDeleted: (id:
         </span>
       )}
       <div className="my-upload-main">
-        <span className="my-upload-name" title={p.original_filename}>
+        <span className="my-upload-name" title={p.original_filename} dir="auto">
           {p.original_filename}
         </span>
         <span className="my-upload-state" data-testid="my-upload-state">
@@ -65,18 +66,18 @@ function MyUploadRow({ photo: p, onDeleted }: { photo: MyUpload; onDeleted: (id:
         </span>
       </div>
       {confirming ? (
-        <div className="my-upload-confirm" role="group" aria-label={`Delete ${p.original_filename}?`}>
-          <span className="my-upload-question">Delete it for good?</span>
+        <div className="my-upload-confirm" role="group" aria-label={t('upload.mine.confirm_label', { name: p.original_filename })}>
+          <span className="my-upload-question">{t('upload.mine.confirm')}</span>
           <button ref={confirmRef} type="button" className="btn btn-sm btn-danger" disabled={busy} onClick={() => void remove()}>
-            Yes, delete
+            {t('upload.mine.confirm_yes')}
           </button>
           <button type="button" className="btn btn-sm btn-outline" disabled={busy} onClick={cancel}>
-            Cancel
+            {t('upload.mine.cancel')}
           </button>
         </div>
       ) : (
-        <button ref={deleteRef} type="button" className="btn btn-sm btn-outline" aria-label={`Delete ${p.original_filename}`} onClick={() => setConfirming(true)}>
-          <Trash2 size={16} aria-hidden="true" /> Delete
+        <button ref={deleteRef} type="button" className="btn btn-sm btn-outline" aria-label={t('upload.mine.delete_label', { name: p.original_filename })} onClick={() => setConfirming(true)}>
+          <Trash2 size={16} aria-hidden="true" /> {t('upload.mine.delete')}
         </button>
       )}
     </li>
@@ -110,16 +111,16 @@ export function MyUploads() {
 
   return (
     <section className="card my-uploads" aria-labelledby="my-uploads-title">
-      <h2 id="my-uploads-title">My uploads</h2>
+      <h2 id="my-uploads-title">{t('upload.mine.title')}</h2>
       {failed && (
         <p className="my-uploads-error">
-          Your uploads could not be loaded.{' '}
+          {t('upload.mine.load_failed')}{' '}
           <button type="button" className="btn btn-sm btn-outline" onClick={() => void load()}>
-            Try again
+            {t('upload.mine.retry')}
           </button>
         </p>
       )}
-      {photos && photos.length === 0 && <p className="muted">The photos and videos you share from this device appear here.</p>}
+      {photos && photos.length === 0 && <p className="muted">{t('upload.mine.empty')}</p>}
       {photos && photos.length > 0 && (
         <ul className="my-upload-list">
           {photos.map((p) => (
@@ -129,7 +130,7 @@ export function MyUploads() {
       )}
       {photos && more && (
         <button type="button" className="btn btn-outline btn-sm my-uploads-more" onClick={() => void load(photos)}>
-          Show more
+          {t('upload.mine.more')}
         </button>
       )}
     </section>

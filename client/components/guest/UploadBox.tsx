@@ -7,18 +7,34 @@ import { settings } from '../../state/settings';
 import { uploadBox, uploadEngine, uploadItems } from '../../state/uploads';
 import { ACCEPT } from '../../uploads/constants';
 import { summaryText } from '../../uploads/format';
+import { t } from '../../i18n';
 import { MSG } from '../../uploads/messages';
 import { toast } from '../ui/toast';
 import { UploadItemRow } from './UploadItemRow';
 
 const CLEARABLE = new Set(['uploaded', 'processing', 'complete', 'duplicate', 'error']);
 
-/** SPEC §5's wording for the drop zone's refusals ("File is larger than N bytes", ...). */
+/**
+ * SPEC §5's wording for the drop zone's refusals ("File type must be {types}", "File is larger
+ * than N bytes", ...), in the page's language: read from react-dropzone's code, its English
+ * sentence giving only the figures.
+ */
 export function rejectionMessage(r: FileRejection): string {
   const e = r.errors[0];
-  if (!e) return 'File not accepted';
-  if (e.code === 'too-many-files') return 'Too many files';
-  return e.message;
+  if (!e) return t('upload.reject.title');
+  const bytes = Number(/(\d+)/.exec(e.message)?.[1] ?? 0);
+  switch (e.code) {
+    case 'too-many-files':
+      return t('upload.reject.too_many');
+    case 'file-invalid-type':
+      return t('upload.reject.type', { types: e.message.replace(/^File type must be /, '') });
+    case 'file-too-large':
+      return t('upload.reject.too_large', { bytes });
+    case 'file-too-small':
+      return t('upload.reject.too_small', { bytes });
+    default:
+      return e.message;
+  }
 }
 
 export function UploadBox() {
@@ -27,10 +43,10 @@ export function UploadBox() {
   const items = uploadItems.value;
 
   const onDrop = (accepted: File[], rejected: FileRejection[]) => {
-    for (const r of rejected) toast({ title: 'File not accepted', description: `${r.file.name}: ${rejectionMessage(r)}`, variant: 'destructive' });
+    for (const r of rejected) toast({ title: t('upload.reject.title'), description: t('upload.reject.text', { name: r.file.name, reason: rejectionMessage(r) }), variant: 'destructive' });
     if (!accepted.length) return;
     if (settings.value?.uploads_enabled === false) {
-      toast({ title: MSG.uploadsOffTitle, description: MSG.uploadsOff, variant: 'destructive' });
+      toast({ title: t(MSG.uploadsOffTitle), description: t(MSG.uploadsOff), variant: 'destructive' });
       return;
     }
     uploadEngine.addFiles(accepted);
@@ -48,47 +64,47 @@ export function UploadBox() {
   return (
     <section className="card upload-card" aria-labelledby="upload-title">
       <h2 id="upload-title" className="sr-only">
-        Upload photos and videos
+        {t('upload.box.title')}
       </h2>
       <div {...getRootProps({ className: `dropzone dropzone-${box}${isDragActive ? ' dropzone-active' : ''}` })}>
-        <input {...getInputProps({ 'aria-label': 'Choose photos and videos to upload' })} data-testid="file-input" />
+        <input {...getInputProps({ 'aria-label': t('upload.box.input_label') })} data-testid="file-input" />
         {box === 'idle' && (
           <>
             <Upload className="dropzone-icon" aria-hidden="true" size={40} />
-            <p className="dropzone-title">{isDragActive ? 'Drop your photos and videos here' : 'Drag and drop photos and videos here'}</p>
-            <p className="muted dropzone-or">or</p>
+            <p className="dropzone-title">{isDragActive ? t('upload.box.drop_here') : t('upload.box.drag_here')}</p>
+            <p className="muted dropzone-or">{t('upload.box.or')}</p>
             <button type="button" className="btn" onClick={open}>
-              Select Photos &amp; Videos
+              {t('upload.box.select')}
             </button>
-            <p className="dropzone-hint muted">JPEG, PNG, GIF, WebP, MP4, MOV or AVI · photos and videos up to 2GB each</p>
+            <p className="dropzone-hint muted">{t('upload.box.hint')}</p>
           </>
         )}
         {box === 'uploading' && (
           <div className="dropzone-state" role="status">
             <LoaderCircle className="spin dropzone-icon" aria-hidden="true" size={40} />
-            <p className="dropzone-title">Uploading your memories...</p>
-            <p className="muted">Please keep this page open until every file is done.</p>
+            <p className="dropzone-title">{t('upload.box.uploading')}</p>
+            <p className="muted">{t('upload.box.keep_open')}</p>
           </div>
         )}
         {box === 'success' && (
           <div className="dropzone-state" role="status">
             <CircleCheck className="dropzone-icon dropzone-icon-success" aria-hidden="true" size={40} />
-            <p className="dropzone-title">Thank you for sharing!</p>
-            <p className="muted">Your photos and videos have been uploaded.</p>
+            <p className="dropzone-title">{t('upload.box.thanks')}</p>
+            <p className="muted">{t('upload.box.done')}</p>
           </div>
         )}
       </div>
       {items.length > 0 && (
         <div className="upload-list-wrap">
           <div className="upload-list-head">
-            <h3>Your uploads</h3>
+            <h3>{t('upload.list.title')}</h3>
             <button
               type="button"
               className="btn btn-ghost btn-sm"
               onClick={() => uploadEngine.clearCompleted()}
               disabled={!items.some((i) => CLEARABLE.has(i.status))}
             >
-              Clear Completed
+              {t('upload.list.clear')}
             </button>
           </div>
           <p className="upload-summary" role="status" data-testid="upload-summary">

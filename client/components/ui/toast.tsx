@@ -1,5 +1,6 @@
 import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
+import { t } from '../../i18n';
 
 export interface Toast {
   id: number;
@@ -40,18 +41,18 @@ export function Toaster() {
   useSignals();
   return (
     <div className="toaster" aria-live="polite" aria-atomic="false">
-      {toasts.value.map((t, i) => (
+      {toasts.value.map((n, i) => (
         <div
-          key={t.id}
-          role={t.variant === 'destructive' ? 'alert' : 'status'}
-          className={`toast toast-${t.variant}`}
+          key={n.id}
+          role={n.variant === 'destructive' ? 'alert' : 'status'}
+          className={`toast toast-${n.variant}`}
           style={{ bottom: `${1 + i * 5}rem` }}
         >
           <div className="toast-body">
-            <div className="toast-title">{t.title}</div>
-            {t.description && <div className="toast-description">{t.description}</div>}
+            <div className="toast-title">{n.title}</div>
+            {n.description && <div className="toast-description">{n.description}</div>}
           </div>
-          <button type="button" className="toast-close" aria-label="Dismiss" onClick={() => dismissToast(t.id)}>
+          <button type="button" className="toast-close" aria-label={t('app.dismiss')} onClick={() => dismissToast(n.id)}>
             ×
           </button>
         </div>

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'react';
 import type { PublicUrlResponse } from '../../../common/api-types';
 import { getJson } from '../../api/http';
+import { t } from '../../i18n';
 
 /** The corner card: QR code and "Share your photos: <url>/live". */
 export function ShareCorner() {
+  // No ?lang= in this code: everyone scans the wall, and each phone opens in its own language.
   const [liveUrl, setLiveUrl] = useState(`${window.location.origin}/live`);
   useEffect(() => {
     let live = true;
@@ -15,12 +17,14 @@ export function ShareCorner() {
     };
   }, []);
   return (
-    <aside className="wall-share" aria-label="Share your photos">
-      <img className="wall-qr" src="/api/qr.svg" alt={`QR code for ${liveUrl}`} width={140} height={140} />
+    <aside className="wall-share" aria-label={t('wall.share_label')}>
+      <img className="wall-qr" src="/api/qr.svg" alt={t('wall.qr_alt', { url: liveUrl })} width={140} height={140} />
       <p>
-        Share your photos:
+        {t('wall.share')}
         <br />
-        <strong className="wall-share-url">{liveUrl}</strong>
+        <strong className="wall-share-url" dir="ltr">
+          {liveUrl}
+        </strong>
       </p>
     </aside>
   );

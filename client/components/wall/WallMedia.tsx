@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { Slide } from './player';
+import { t } from '../../i18n';
 import { isVideo } from './types';
 
 interface Props {
@@ -49,7 +50,7 @@ export function WallMedia({ slide, leaving, onEnded, onFailed, onDuration }: Pro
       )}
       {item.uploader_name && (
         <p className="wall-by" data-testid="wall-by">
-          by {item.uploader_name}
+          {t('wall.by', { name: item.uploader_name })}
         </p>
       )}
     </div>

@@ -1,0 +1,12 @@
+export const GUEST_LIMIT_BYTES: number;
+export const LANGUAGE_LIMIT_BYTES: number;
+export interface BundleSizes {
+  guestGzip: number;
+  guestBrotli: number;
+  allGzip: number;
+  scripts: number;
+  guestFiles: string[];
+  languages: { file: string; lang: string; part: string; gzip: number }[];
+}
+export function measureBundles(root: string): BundleSizes;
+export function formatSizes(m: BundleSizes): string;
