@@ -24,6 +24,8 @@ COPY scripts ./scripts
 COPY common ./common
 COPY server ./server
 COPY client ./client
+# locales/: the texts in every language, compiled into both bundles.
+COPY locales ./locales
 # Never --omit=optional: sharp's platform binaries (@img/sharp-*) are optional packages.
 RUN npm run build -- --quiet \
  && npm prune --omit=dev --no-audit --no-fund \

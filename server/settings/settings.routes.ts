@@ -4,6 +4,7 @@ import { LANGUAGES } from '../../common/languages.js';
 import { requirePermission } from '../auth/auth.middleware.js';
 import { languageOf } from '../http/language.js';
 import { SHIPPED } from '../i18n/messages.js';
+import { matchTag } from '../i18n/negotiate.js';
 import type { SettingsService } from './settings.service.js';
 import { resolveSettings } from './translations.js';
 
@@ -15,11 +16,15 @@ function publicAnswer(s: WeddingSettings, lang: string): PublicSettingsResponse 
   return { success: true, settings: resolved, language: lang, default_language: s.default_language, languages: shipped };
 }
 
-/** GET /api/settings (public), in the request's language (cookie, else Accept-Language, else the default). */
+/**
+ * GET /api/settings (public), in the request's language (cookie, else Accept-Language, else the
+ * default); `?lang=` asks for one language's texts outright (a QR sign in that language).
+ */
 export function publicSettingsRouter(settings: SettingsService): Router {
   const r = Router();
   r.get('/settings', async (req, res) => {
-    res.set('Vary', 'Cookie, Accept-Language').json(publicAnswer(await settings.get(), languageOf(req)));
+    const lang = matchTag(req.query.lang, SHIPPED) ?? languageOf(req);
+    res.set('Vary', 'Cookie, Accept-Language').json(publicAnswer(await settings.get(), lang));
   });
   return r;
 }

@@ -6,6 +6,7 @@ import Menu from 'lucide-react/icons/menu';
 import X from 'lucide-react/icons/x';
 import { adminApi } from '../../api/admin';
 import { markSignedOut, me, permissionsOf, setMe } from '../../state/admin';
+import { t } from './t';
 
 /** SPEC §2 "Admin header": title, navigation (Users only with can_manage_users), Logout, narrow-screen menu. */
 export function AdminHeader() {
@@ -15,9 +16,9 @@ export function AdminHeader() {
   const perms = permissionsOf(me.value);
 
   const items = [
-    { href: '/dashboard', label: 'Dashboard' },
-    { href: '/photos', label: 'Photos' },
-    ...(perms.can_manage_users ? [{ href: '/users', label: 'Users' }] : []),
+    { href: '/dashboard', label: t('admin.nav.dashboard') },
+    { href: '/photos', label: t('admin.nav.photos') },
+    ...(perms.can_manage_users ? [{ href: '/users', label: t('admin.nav.users') }] : []),
   ];
 
   const logout = async () => {
@@ -37,19 +38,19 @@ export function AdminHeader() {
     <header className="admin-header">
       <div className="admin-header-inner">
         <Link href="/dashboard" className="admin-title">
-          Wedding Photos Admin
+          {t('admin.nav.title')}
         </Link>
         <button
           type="button"
           className="btn btn-ghost btn-icon admin-menu-toggle"
           aria-expanded={open}
           aria-controls="admin-nav"
-          aria-label={open ? 'Close menu' : 'Open menu'}
+          aria-label={open ? t('admin.nav.close_menu') : t('admin.nav.open_menu')}
           onClick={() => setOpen((o) => !o)}
         >
           {open ? <X size={22} aria-hidden="true" /> : <Menu size={22} aria-hidden="true" />}
         </button>
-        <nav id="admin-nav" className={`admin-nav${open ? ' is-open' : ''}`} aria-label="Admin">
+        <nav id="admin-nav" className={`admin-nav${open ? ' is-open' : ''}`} aria-label={t('admin.nav.label')}>
           {items.map((it) => {
             const current = location === it.href || location.startsWith(it.href + '/');
             return (
@@ -65,8 +66,8 @@ export function AdminHeader() {
             );
           })}
           <button type="button" className="btn btn-outline" onClick={logout}>
-            <LogOut size={18} aria-hidden="true" />
-            Logout
+            <LogOut size={18} aria-hidden="true" className="flip-rtl" />
+            {t('admin.nav.logout')}
           </button>
         </nav>
       </div>

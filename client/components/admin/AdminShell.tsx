@@ -2,6 +2,7 @@ import { useEffect, type ReactNode } from 'react';
 import { Footer } from '../Footer';
 import { loadMe } from '../../state/admin';
 import { AdminHeader } from './AdminHeader';
+import { t } from './t';
 
 /** Frame of every signed-in admin screen: loads the current user (401 -> login), header, footer. */
 export function AdminShell({ children }: { children: ReactNode }) {
@@ -23,7 +24,7 @@ export function ErrorCard({ message, onRetry }: { message: string; onRetry: () =
     <div className="card admin-error-card" role="alert">
       <p>{message}</p>
       <button type="button" className="btn" onClick={onRetry}>
-        Try Again
+        {t('admin.try_again')}
       </button>
     </div>
   );

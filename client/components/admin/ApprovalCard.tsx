@@ -4,6 +4,7 @@ import X from 'lucide-react/icons/x';
 import type { AdminPhoto } from '../../../common/api-types';
 import { PhotoThumb, SelectCheck } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate } from './format';
+import { t } from './t';
 
 interface Props {
   photo: AdminPhoto;
@@ -27,7 +28,7 @@ export function ApprovalCard({ photo: p, canReject, selectMode, selected, busy, 
         {selectMode && <SelectCheck photo={p} selected={selected} onSelect={onSelect} />}
       </div>
       <div className="approval-card-info">
-        <div className="photo-card-name" title={p.original_filename}>
+        <div className="photo-card-name" title={p.original_filename} dir="auto">
           {p.original_filename}
         </div>
         <div className="muted approval-card-meta">
@@ -36,23 +37,23 @@ export function ApprovalCard({ photo: p, canReject, selectMode, selected, busy, 
           {camera ? ` · ${camera}` : ''}
           <br />
           {formatDate(p.upload_timestamp)}
-          {p.uploader_name && <span data-testid="photo-uploader"> · by {p.uploader_name}</span>}
+          {p.uploader_name && <span data-testid="photo-uploader"> · {t('admin.photos.by', { name: p.uploader_name })}</span>}
         </div>
       </div>
       {!selectMode && (
         <div className="approval-card-actions">
           <button type="button" className="btn approval-approve" disabled={busy} onClick={() => onApprove(p.id)}>
             <Check size={20} aria-hidden="true" />
-            Approve
+            {t('admin.photos.approve')}
           </button>
           <button type="button" className="btn btn-outline" disabled={busy} onClick={() => onSkip(p.id)}>
-            <SkipForward size={20} aria-hidden="true" />
-            Skip
+            <SkipForward size={20} aria-hidden="true" className="flip-rtl" />
+            {t('admin.photos.skip')}
           </button>
           {canReject && (
             <button type="button" className="btn btn-danger" disabled={busy} onClick={() => onReject(p.id)}>
               <X size={20} aria-hidden="true" />
-              Reject
+              {t('admin.photos.reject')}
             </button>
           )}
         </div>

@@ -1,3 +1,4 @@
+import { t } from './t';
 /** SPEC §2: Camera Usage pie with name and percentage labels, five-colour palette. */
 export const PIE_COLORS = ['#7a8b6f', '#b08d57', '#c47a7a', '#6f8bb0', '#9b7ab0'] as const;
 
@@ -48,10 +49,10 @@ export function pieSlices(data: { name: string; value: number }[]): PieSlice[] {
 
 export function CameraPie({ data }: { data: { name: string; value: number }[] }) {
   const slices = pieSlices(data);
-  if (slices.length === 0) return <p className="muted">No camera data yet</p>;
+  if (slices.length === 0) return <p className="muted">{t('admin.pie.empty')}</p>;
   return (
     <div className="camera-pie">
-      <svg viewBox="0 0 200 200" role="img" aria-label="Camera usage" className="camera-pie-svg">
+      <svg viewBox="0 0 200 200" role="img" aria-label={t('admin.dashboard.cameras')} className="camera-pie-svg">
         {slices.map((s) => (
           <path key={s.name} d={s.path} fill={s.color} stroke="#fff" strokeWidth="1.5">
             <title>{s.label}</title>

@@ -1,5 +1,6 @@
 import type { Moderation, WeddingSettings } from '../../../common/api-types';
 import { joinInZone, splitInZone } from '../zoned-time';
+import { t } from './t';
 
 type Controls = Pick<WeddingSettings, 'moderation' | 'gallery_opens_at' | 'wall_paused' | 'time_zone'>;
 
@@ -25,53 +26,47 @@ export function DayControls({ value, onChange }: Props) {
   return (
     <section className="card settings-section" aria-labelledby="st-day-title">
       <h2 className="card-title" id="st-day-title">
-        On the day
+        {t('admin.day.title')}
       </h2>
 
       <div className="field">
-        <label htmlFor="st-moderation">New photos and videos</label>
+        <label htmlFor="st-moderation">{t('admin.day.moderation')}</label>
         <select id="st-moderation" value={value.moderation} onChange={(e) => onChange({ moderation: e.target.value as Moderation })}>
-          <option value="manual">Wait for approval (manual)</option>
-          <option value="auto">Show by themselves (auto)</option>
+          <option value="manual">{t('admin.day.manual')}</option>
+          <option value="auto">{t('admin.day.auto')}</option>
         </select>
-        <p className="muted settings-hint">
-          Manual: a new upload stays hidden until someone approves it. Auto: it appears in the gallery and on the wall as soon as it has been processed;
-          a file that cannot be processed stays hidden.
-        </p>
+        <p className="muted settings-hint">{t('admin.day.moderation_hint')}</p>
       </div>
 
       <fieldset className="field settings-inline">
-        <legend>Gallery opens</legend>
-        <label htmlFor="st-opens-date">Date</label>
+        <legend>{t('admin.day.opens')}</legend>
+        <label htmlFor="st-opens-date">{t('admin.day.date')}</label>
         <input id="st-opens-date" type="date" value={opens.date} onChange={(e) => setOpens(e.target.value, opens.time)} />
-        <label htmlFor="st-opens-time">Time</label>
+        <label htmlFor="st-opens-time">{t('admin.day.time')}</label>
         <input id="st-opens-time" type="time" value={opens.time} disabled={!opens.date} onChange={(e) => setOpens(opens.date, e.target.value)} />
         {value.gallery_opens_at && (
           <button type="button" className="btn btn-sm btn-outline" onClick={() => onChange({ gallery_opens_at: null })}>
-            Open now
+            {t('admin.day.open_now')}
           </button>
         )}
-        <p className="muted settings-hint">
-          Leave empty to keep the gallery open. With a date, guests see an empty gallery that tells them when it opens until then; uploads, this panel
-          and the wall work as usual.
-        </p>
+        <p className="muted settings-hint">{t('admin.day.opens_hint')}</p>
       </fieldset>
 
       <label className="checkbox-row">
         <input type="checkbox" role="switch" checked={value.wall_paused} onChange={(e) => onChange({ wall_paused: e.target.checked })} />
-        Wall paused
+        {t('admin.day.wall_paused')}
       </label>
-      <p className="muted settings-hint">While paused, the reception wall shows only its QR code and the upload address (during the speeches, say).</p>
+      <p className="muted settings-hint">{t('admin.day.wall_paused_hint')}</p>
 
       <div className="field">
-        <label htmlFor="st-zone">Time zone of the wedding</label>
+        <label htmlFor="st-zone">{t('admin.day.zone')}</label>
         <input id="st-zone" type="text" list="st-zones" value={value.time_zone} onChange={(e) => onChange({ time_zone: e.target.value })} />
         <datalist id="st-zones">
           {zoneNames().map((z) => (
             <option key={z} value={z} />
           ))}
         </datalist>
-        <p className="muted settings-hint">The dates and times on this page are in this zone, such as Europe/Berlin or America/New_York.</p>
+        <p className="muted settings-hint">{t('admin.day.zone_hint')}</p>
       </div>
     </section>
   );

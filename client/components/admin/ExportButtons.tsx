@@ -1,6 +1,7 @@
 import Download from 'lucide-react/icons/download';
 import { useId, useRef, type SyntheticEvent } from 'react';
 import { toast } from '../ui/toast';
+import { t } from './t';
 
 export const EXPORT_URL = '/admin/api/export.zip';
 
@@ -17,8 +18,7 @@ export function ExportButtons({ selectedIds = [], compact = false }: { selectedI
   const cls = `btn btn-outline${compact ? ' btn-sm' : ''}`;
   const icon = compact ? 16 : 18;
 
-  const starting = () =>
-    toast({ title: 'Your download is starting', description: 'The ZIP is put together as it downloads; a large collection takes a while.' });
+  const starting = () => toast({ title: t('admin.export.starting'), description: t('admin.export.starting_text') });
 
   const onFrameLoad = (e: SyntheticEvent<HTMLIFrameElement>) => {
     let text = '';
@@ -30,7 +30,7 @@ export function ExportButtons({ selectedIds = [], compact = false }: { selectedI
       /* not readable: nothing to report */
     }
     if (!text.trim()) return;
-    let error = 'Failed to download photos';
+    let error = t('admin.export.failed');
     try {
       const body = JSON.parse(text) as { error?: unknown };
       if (typeof body.error === 'string') error = body.error;
@@ -44,11 +44,11 @@ export function ExportButtons({ selectedIds = [], compact = false }: { selectedI
     <>
       <a className={cls} href={`${EXPORT_URL}?scope=all`} target={frame} onClick={starting} data-testid="export-all">
         <Download size={icon} aria-hidden="true" />
-        Download all
+        {t('admin.export.all')}
       </a>
       <a className={cls} href={`${EXPORT_URL}?scope=visible`} target={frame} onClick={starting} data-testid="export-visible">
         <Download size={icon} aria-hidden="true" />
-        Download visible
+        {t('admin.export.visible')}
       </a>
       {selectedIds.length > 0 && (
         <button
@@ -61,13 +61,13 @@ export function ExportButtons({ selectedIds = [], compact = false }: { selectedI
           }}
         >
           <Download size={icon} aria-hidden="true" />
-          Download selected ({selectedIds.length})
+          {t('admin.export.selected', { count: selectedIds.length })}
         </button>
       )}
       <form ref={form} method="post" action={EXPORT_URL} target={frame} hidden>
         <input type="hidden" name="photo_ids" value={JSON.stringify(selectedIds)} />
       </form>
-      <iframe name={frame} title="Download" hidden onLoad={onFrameLoad} />
+      <iframe name={frame} title={t('admin.photos.download')} hidden onLoad={onFrameLoad} />
     </>
   );
 }

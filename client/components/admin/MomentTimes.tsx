@@ -1,5 +1,6 @@
 import type { ScheduleItem } from '../../../common/api-types';
 import { joinInZone, splitInZone } from '../zoned-time';
+import { t } from './t';
 
 interface Props {
   index: number;
@@ -25,22 +26,19 @@ export function MomentTimes({ index, item, zone, onChange }: Props) {
   const id = (k: string) => `st-${index}-${k}`;
   return (
     <fieldset className="field field-wide settings-inline">
-      <legend>Moment times</legend>
-      <label htmlFor={id('start-date')}>Starts</label>
+      <legend>{t('admin.moment.title')}</legend>
+      <label htmlFor={id('start-date')}>{t('admin.moment.starts')}</label>
       <input id={id('start-date')} type="date" value={start.date} onChange={(e) => set('start', 'date', e.target.value)} />
-      <input id={id('start-time')} type="time" aria-label={`Event ${index + 1} start time`} value={start.time} onChange={(e) => set('start', 'time', e.target.value)} />
-      <label htmlFor={id('end-date')}>Ends</label>
+      <input id={id('start-time')} type="time" aria-label={t('admin.moment.start_time', { number: index + 1 })} value={start.time} onChange={(e) => set('start', 'time', e.target.value)} />
+      <label htmlFor={id('end-date')}>{t('admin.moment.ends')}</label>
       <input id={id('end-date')} type="date" value={end.date} onChange={(e) => set('end', 'date', e.target.value)} />
-      <input id={id('end-time')} type="time" aria-label={`Event ${index + 1} end time`} value={end.time} onChange={(e) => set('end', 'time', e.target.value)} />
+      <input id={id('end-time')} type="time" aria-label={t('admin.moment.end_time', { number: index + 1 })} value={end.time} onChange={(e) => set('end', 'time', e.target.value)} />
       {(item.starts_at || item.ends_at) && (
         <button type="button" className="btn btn-sm btn-outline" onClick={() => onChange({ starts_at: null, ends_at: null })}>
-          Clear times
+          {t('admin.moment.clear')}
         </button>
       )}
-      <p className="muted settings-hint">
-        Photos taken between these times belong to this moment: guests can filter the gallery by it, and the export puts them in a folder named after
-        it. The Day and Time texts above are what the home page shows.
-      </p>
+      <p className="muted settings-hint">{t('admin.moment.hint')}</p>
     </fieldset>
   );
 }

@@ -8,6 +8,7 @@ import LoaderCircle from 'lucide-react/icons/loader-circle';
 import type { AdminPhoto, Permissions } from '../../../common/api-types';
 import { PhotoThumb, SelectCheck } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate, isImage, isVideo } from './format';
+import { t } from './t';
 
 export type CardAction = 'toggle' | 'download' | 'rotate' | 'regenerate' | 'delete';
 
@@ -37,48 +38,50 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
         {selectMode && <SelectCheck photo={p} selected={selected} onSelect={onSelect} />}
         <span className={`badge photo-card-state ${p.is_visible ? 'badge-visible' : 'badge-hidden'}`}>
           {p.is_visible ? <Eye size={14} aria-hidden="true" /> : <EyeOff size={14} aria-hidden="true" />}
-          {p.is_visible ? 'Visible' : 'Hidden'}
+          {p.is_visible ? t('admin.photos.visible') : t('admin.photos.hidden')}
         </span>
         {/* A video's thumbnail says "Preparing video" itself. */}
-        {p.status === 'processing' && !isVideo(p.content_type) && <span className="badge photo-card-status">Processing...</span>}
-        {p.status === 'error' && <span className="badge badge-error photo-card-status">Processing failed</span>}
+        {p.status === 'processing' && !isVideo(p.content_type) && <span className="badge photo-card-status">{t('admin.photos.processing')}</span>}
+        {p.status === 'error' && <span className="badge badge-error photo-card-status">{t('admin.photos.processing_failed')}</span>}
         {busy && (
           <div className="photo-card-busy" role="status">
             <LoaderCircle size={28} className="spin" aria-hidden="true" />
-            <span>Working...</span>
+            <span>{t('admin.photos.working')}</span>
           </div>
         )}
       </div>
       <div className="photo-card-info">
-        <div className="photo-card-name" title={p.original_filename}>
+        <div className="photo-card-name" title={p.original_filename} dir="auto">
           {p.original_filename}
         </div>
         <dl className="photo-card-meta">
           <div>
-            <dt>Size</dt>
+            <dt>{t('admin.photos.size')}</dt>
             <dd>{formatBytes(p.file_size)}</dd>
           </div>
           {p.width && p.height ? (
             <div>
-              <dt>Dimensions</dt>
-              <dd data-testid="photo-dimensions">
+              <dt>{t('admin.photos.dimensions')}</dt>
+              <dd data-testid="photo-dimensions" dir="ltr">
                 {p.width} × {p.height}
               </dd>
             </div>
           ) : null}
           <div>
-            <dt>Uploaded</dt>
+            <dt>{t('admin.photos.uploaded')}</dt>
             <dd>{formatDate(p.upload_timestamp)}</dd>
           </div>
           {p.uploader_name && (
             <div>
-              <dt>Shared by</dt>
-              <dd data-testid="photo-uploader">{p.uploader_name}</dd>
+              <dt>{t('admin.photos.shared_by')}</dt>
+              <dd data-testid="photo-uploader" dir="auto">
+                {p.uploader_name}
+              </dd>
             </div>
           )}
           {camera && (
             <div>
-              <dt>Camera</dt>
+              <dt>{t('admin.photos.camera')}</dt>
               <dd>{camera}</dd>
             </div>
           )}
@@ -87,9 +90,9 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
       <div className="photo-card-actions">
         <button type="button" className="btn btn-sm btn-outline" disabled={busy} onClick={() => onAction(p, 'toggle')}>
           {p.is_visible ? <EyeOff size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
-          {p.is_visible ? 'Hide' : 'Show'}
+          {p.is_visible ? t('admin.photos.hide') : t('admin.photos.show')}
         </button>
-        <button type="button" className="btn btn-sm btn-outline btn-icon" aria-label="Download" title="Download" disabled={busy} onClick={() => onAction(p, 'download')}>
+        <button type="button" className="btn btn-sm btn-outline btn-icon" aria-label={t('admin.photos.download')} title={t('admin.photos.download')} disabled={busy} onClick={() => onAction(p, 'download')}>
           <Download size={16} aria-hidden="true" />
         </button>
         {canTransform && (
@@ -97,8 +100,8 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
             <button
               type="button"
               className="btn btn-sm btn-outline btn-icon"
-              aria-label="Rotate 90° clockwise"
-              title="Rotate 90° clockwise"
+              aria-label={t('admin.photos.rotate')}
+              title={t('admin.photos.rotate')}
               disabled={busy}
               onClick={() => onAction(p, 'rotate')}
             >
@@ -107,8 +110,8 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
             <button
               type="button"
               className="btn btn-sm btn-outline btn-icon"
-              aria-label="Regenerate thumbnail"
-              title="Regenerate thumbnail"
+              aria-label={t('admin.photos.regenerate')}
+              title={t('admin.photos.regenerate')}
               disabled={busy}
               onClick={() => onAction(p, 'regenerate')}
             >
@@ -120,8 +123,8 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
           <button
             type="button"
             className="btn btn-sm btn-danger btn-icon"
-            aria-label="Delete permanently"
-            title="Delete permanently"
+            aria-label={t('admin.photos.delete_permanently')}
+            title={t('admin.photos.delete_permanently')}
             disabled={busy}
             onClick={() => onAction(p, 'delete')}
           >

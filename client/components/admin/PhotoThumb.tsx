@@ -5,6 +5,7 @@ import LoaderCircle from 'lucide-react/icons/loader-circle';
 import Play from 'lucide-react/icons/play';
 import type { AdminPhoto } from '../../../common/api-types';
 import { isImage, isVideo } from './format';
+import { t } from './t';
 
 /**
  * Thumbnail with placeholders for missing thumbnails, videos and other types (SPEC §2). A video
@@ -17,7 +18,7 @@ export function PhotoThumb({ photo, playable = false }: { photo: AdminPhoto; pla
     return (
       <div className="photo-thumb photo-thumb-placeholder" data-placeholder="error" title={photo.processing_error ?? undefined}>
         <ImageOff size={36} aria-hidden="true" />
-        <span>{video ? 'This video cannot be shown' : 'This photo cannot be shown'}</span>
+        <span>{video ? t('admin.thumb.video_unshowable') : t('admin.thumb.photo_unshowable')}</span>
       </div>
     );
   }
@@ -25,7 +26,7 @@ export function PhotoThumb({ photo, playable = false }: { photo: AdminPhoto; pla
   const preparing = video && photo.status === 'processing' && (
     <span className="photo-thumb-preparing" data-testid="preparing-video">
       <LoaderCircle size={16} className="spin" aria-hidden="true" />
-      Preparing video
+      {t('admin.thumb.preparing')}
     </span>
   );
   if (playable && video && photo.display_url && photo.thumbnail_url && photo.status === 'complete') {
@@ -41,14 +42,14 @@ export function PhotoThumb({ photo, playable = false }: { photo: AdminPhoto; pla
         <img src={photo.thumbnail_url} alt={photo.original_filename} loading="lazy" decoding="async" />
         {preparing}
         {video && !preparing && (
-          <span className="photo-thumb-play" role="img" aria-label="Video">
+          <span className="photo-thumb-play" role="img" aria-label={t('admin.thumb.video')}>
             <Play size={22} aria-hidden="true" />
           </span>
         )}
       </div>
     );
   }
-  const [Icon, text] = video ? [Video, 'Video'] : isImage(photo.content_type) ? [ImageOff, 'No thumbnail'] : [FileIcon, 'File'];
+  const [Icon, text] = video ? [Video, t('admin.thumb.video')] : isImage(photo.content_type) ? [ImageOff, t('admin.thumb.none')] : [FileIcon, t('admin.thumb.file')];
   return (
     <div className="photo-thumb photo-thumb-placeholder" data-placeholder={video ? 'video' : isImage(photo.content_type) ? 'image' : 'file'}>
       <Icon size={36} aria-hidden="true" />
@@ -63,7 +64,7 @@ export function SelectCheck({ photo, selected, onSelect }: { photo: AdminPhoto; 
   return (
     <label className="photo-card-check" onClick={(e) => e.stopPropagation()}>
       <input type="checkbox" checked={selected} onChange={() => onSelect(photo.id)} />
-      <span className="sr-only">Select {photo.original_filename}</span>
+      <span className="sr-only">{t('admin.thumb.select', { name: photo.original_filename })}</span>
     </label>
   );
 }

@@ -5,6 +5,7 @@ import UserPlus from 'lucide-react/icons/user-plus';
 import ActivityIcon from 'lucide-react/icons/activity';
 import type { ActivityItem } from '../../../common/api-types';
 import { formatDate } from './format';
+import { t } from './t';
 
 const ICONS = { upload: Upload, login: LogIn, approval: CircleCheck, user_created: UserPlus, other: ActivityIcon } as const;
 
@@ -14,9 +15,9 @@ export function activityIcon(type: string) {
 
 /** SPEC §2: scrollable list, an icon per type, description, timestamp, optional user name. */
 export function RecentActivity({ items }: { items: ActivityItem[] }) {
-  if (items.length === 0) return <p className="muted">No recent activity</p>;
+  if (items.length === 0) return <p className="muted">{t('admin.activity.empty')}</p>;
   return (
-    <ul className="activity-list" tabIndex={0} aria-label="Recent activity">
+    <ul className="activity-list" tabIndex={0} aria-label={t('admin.dashboard.activity')}>
       {items.map((a) => {
         const Icon = activityIcon(a.type);
         const type = a.type in ICONS ? a.type : 'other';
@@ -26,7 +27,9 @@ export function RecentActivity({ items }: { items: ActivityItem[] }) {
               <Icon size={18} />
             </span>
             <div className="activity-body">
-              <div className="activity-description">{a.description}</div>
+              <div className="activity-description" dir="auto">
+                {a.description}
+              </div>
               <div className="activity-meta muted">
                 <time dateTime={a.timestamp}>{formatDate(a.timestamp)}</time>
                 {a.user_name && !a.description.startsWith(`${a.user_name} `) && <span className="activity-user"> · {a.user_name}</span>}

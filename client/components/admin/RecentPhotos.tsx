@@ -5,8 +5,9 @@ import Trash2 from 'lucide-react/icons/trash-2';
 import type { AdminPhoto } from '../../../common/api-types';
 import { PhotoThumb } from './PhotoThumb';
 import { formatDate } from './format';
+import { t } from './t';
 
-export const DELETE_PHOTO_CONFIRM = 'Are you sure you want to permanently delete this photo? This action cannot be undone.';
+export const deletePhotoConfirm = () => t('admin.photos.confirm_delete');
 
 interface Props {
   photos: AdminPhoto[];
@@ -17,7 +18,7 @@ interface Props {
 
 /** SPEC §2: at most 6 cards; actions on hover (always shown on touch screens, see admin.css). */
 export function RecentPhotos({ photos, total, canDelete, onAction }: Props) {
-  if (photos.length === 0) return <p className="muted">No photos uploaded yet</p>;
+  if (photos.length === 0) return <p className="muted">{t('admin.dashboard.no_photos')}</p>;
   return (
     <>
       <div className="recent-photos">
@@ -25,23 +26,23 @@ export function RecentPhotos({ photos, total, canDelete, onAction }: Props) {
           <div key={p.id} className="recent-photo" data-testid="recent-photo">
             <PhotoThumb photo={p} />
             <div className="recent-photo-info">
-              <span className="recent-photo-name" title={p.original_filename}>
+              <span className="recent-photo-name" title={p.original_filename} dir="auto">
                 {p.original_filename}
               </span>
-              <span className={`badge ${p.is_visible ? 'badge-visible' : 'badge-hidden'}`}>{p.is_visible ? 'Visible' : 'Hidden'}</span>
+              <span className={`badge ${p.is_visible ? 'badge-visible' : 'badge-hidden'}`}>{p.is_visible ? t('admin.photos.visible') : t('admin.photos.hidden')}</span>
               <span className="muted recent-photo-date">{formatDate(p.upload_timestamp)}</span>
             </div>
             <div className="recent-photo-actions">
               {!p.is_visible && (
-                <button type="button" className="btn btn-sm btn-icon" aria-label="Approve" title="Approve" onClick={() => onAction(p.id, 'approve')}>
+                <button type="button" className="btn btn-sm btn-icon" aria-label={t('admin.photos.approve')} title={t('admin.photos.approve')} onClick={() => onAction(p.id, 'approve')}>
                   <Check size={18} aria-hidden="true" />
                 </button>
               )}
-              <button type="button" className="btn btn-sm btn-icon btn-outline" aria-label="Hide" title="Hide" onClick={() => onAction(p.id, 'hide')}>
+              <button type="button" className="btn btn-sm btn-icon btn-outline" aria-label={t('admin.photos.hide')} title={t('admin.photos.hide')} onClick={() => onAction(p.id, 'hide')}>
                 <EyeOff size={18} aria-hidden="true" />
               </button>
               {canDelete && (
-                <button type="button" className="btn btn-sm btn-icon btn-danger" aria-label="Delete" title="Delete" onClick={() => onAction(p.id, 'delete')}>
+                <button type="button" className="btn btn-sm btn-icon btn-danger" aria-label={t('admin.photos.delete')} title={t('admin.photos.delete')} onClick={() => onAction(p.id, 'delete')}>
                   <Trash2 size={18} aria-hidden="true" />
                 </button>
               )}
@@ -52,7 +53,7 @@ export function RecentPhotos({ photos, total, canDelete, onAction }: Props) {
       {total > 6 && (
         <div className="recent-photos-more">
           <Link href="/photos" className="btn btn-outline">
-            View All Photos
+            {t('admin.dashboard.view_all')}
           </Link>
         </div>
       )}

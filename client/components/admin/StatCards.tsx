@@ -9,6 +9,7 @@ import Shield from 'lucide-react/icons/shield';
 import Heart from 'lucide-react/icons/heart';
 import type { DashboardStats } from '../../../common/api-types';
 import { formatBytes, storagePercent, storageWarning } from './format';
+import { formatNumber, t } from './t';
 
 interface CardProps {
   title: string;
@@ -34,6 +35,8 @@ function StatCard({ title, value, description, icon, warning, testId }: CardProp
   );
 }
 
+const n = (v: number) => formatNumber(v);
+
 /** SPEC §2 dashboard: the four photo cards, and the four user cards for can_manage_users. */
 export function StatCards({ stats, canManageUsers }: { stats: DashboardStats; canManageUsers: boolean }) {
   const pending = Math.max(0, stats.total_photos - stats.visible_photos);
@@ -43,43 +46,43 @@ export function StatCards({ stats, canManageUsers }: { stats: DashboardStats; ca
   const showUsers = canManageUsers && stats.total_users !== undefined;
   return (
     <>
-      <section className="stat-grid" aria-label="Photo statistics">
+      <section className="stat-grid" aria-label={t('admin.stats.photos_label')}>
         <StatCard
           testId="stat-total-photos"
-          title="Total Photos"
-          value={stats.total_photos}
+          title={t('admin.stats.total_photos')}
+          value={n(stats.total_photos)}
           icon={<Images size={20} />}
-          description={<span className="stat-trend">+{week} this week</span>}
+          description={<span className="stat-trend">{t('admin.stats.this_week', { count: week })}</span>}
         />
         <StatCard
           testId="stat-visible-photos"
-          title="Visible Photos"
-          value={stats.visible_photos}
+          title={t('admin.stats.visible_photos')}
+          value={n(stats.visible_photos)}
           icon={<Eye size={20} />}
-          description={`${pending} pending approval`}
+          description={t('admin.stats.pending', { count: pending })}
         />
         <StatCard
           testId="stat-recent-uploads"
-          title="Recent Uploads"
-          value={stats.recent_uploads}
+          title={t('admin.stats.recent_uploads')}
+          value={n(stats.recent_uploads)}
           icon={<Upload size={20} />}
-          description="Last 7 days"
+          description={t('admin.stats.last_7_days')}
         />
         <StatCard
           testId="stat-storage"
-          title="Storage Used"
-          value={stats.storage_used == null ? 'N/A' : formatBytes(stats.storage_used, true)}
+          title={t('admin.stats.storage')}
+          value={stats.storage_used == null ? t('admin.stats.na') : formatBytes(stats.storage_used, true)}
           icon={<HardDrive size={20} />}
           warning={warn}
-          description={pct === null ? 'N/A' : `${pct.toFixed(1)}% of limit`}
+          description={pct === null ? t('admin.stats.na') : t('admin.stats.of_limit', { percent: formatNumber(pct, 1) })}
         />
       </section>
       {showUsers && (
-        <section className="stat-grid" aria-label="User statistics">
-          <StatCard testId="stat-total-users" title="Total Users" value={stats.total_users ?? 0} icon={<Users size={20} />} />
-          <StatCard testId="stat-active-users" title="Active Users" value={stats.active_users ?? 0} icon={<UserCheck size={20} />} />
-          <StatCard testId="stat-admin-users" title="Admin Users" value={stats.admin_users ?? 0} icon={<Shield size={20} />} />
-          <StatCard testId="stat-family-users" title="Family Users" value={stats.family_users ?? 0} icon={<Heart size={20} />} />
+        <section className="stat-grid" aria-label={t('admin.stats.users_label')}>
+          <StatCard testId="stat-total-users" title={t('admin.stats.total_users')} value={n(stats.total_users ?? 0)} icon={<Users size={20} />} />
+          <StatCard testId="stat-active-users" title={t('admin.stats.active_users')} value={n(stats.active_users ?? 0)} icon={<UserCheck size={20} />} />
+          <StatCard testId="stat-admin-users" title={t('admin.stats.admin_users')} value={n(stats.admin_users ?? 0)} icon={<Shield size={20} />} />
+          <StatCard testId="stat-family-users" title={t('admin.stats.family_users')} value={n(stats.family_users ?? 0)} icon={<Heart size={20} />} />
         </section>
       )}
     </>

@@ -1,18 +1,17 @@
 import type { UploaderCount } from '../../../common/api-types';
+import { t } from './t';
 
 /** The guests who shared the most, by the name they gave (anonymous uploads are not counted here). */
 export function TopContributors({ items }: { items: UploaderCount[] | undefined }) {
-  if (!items?.length) return <p className="muted">No named guests yet</p>;
+  if (!items?.length) return <p className="muted">{t('admin.contributors.empty')}</p>;
   return (
-    <ol className="contributor-list" aria-label="Top contributors">
+    <ol className="contributor-list" aria-label={t('admin.dashboard.contributors')}>
       {items.map((c) => (
         <li key={c.name}>
-          <span className="contributor-name" title={c.name}>
+          <span className="contributor-name" title={c.name} dir="auto">
             {c.name}
           </span>
-          <span className="muted">
-            {c.count} {c.count === 1 ? 'file' : 'files'}
-          </span>
+          <span className="muted">{t('admin.contributors.files', { count: c.count })}</span>
         </li>
       ))}
     </ol>

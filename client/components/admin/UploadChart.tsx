@@ -1,5 +1,6 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
+import { t } from './t';
 
 function canDraw(): boolean {
   try {
@@ -42,7 +43,7 @@ export function UploadChart({ data }: { data: Day[] }) {
             { stroke: '#6b6258', grid: { stroke: '#eee7dc' } },
             { stroke: '#6b6258', grid: { stroke: '#eee7dc' }, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] },
           ],
-          series: [{}, { label: 'Uploads', stroke: '#7a8b6f', width: 2, fill: 'rgba(122,139,111,0.15)', points: { size: 5 } }],
+          series: [{}, { label: t('admin.chart.uploads'), stroke: '#7a8b6f', width: 2, fill: 'rgba(122,139,111,0.15)', points: { size: 5 } }],
         },
         [xs, ys],
         el,
@@ -62,10 +63,8 @@ export function UploadChart({ data }: { data: Day[] }) {
   const total = rows.reduce((s, r) => s + r.uploads, 0);
   return (
     <figure className="upload-chart">
-      <div ref={box} className="upload-chart-canvas" role="img" aria-label={`Uploads per day over the last 30 days: ${total} in total`} />
-      <figcaption className="sr-only">
-        {total} uploads over the last {rows.length} days
-      </figcaption>
+      <div ref={box} className="upload-chart-canvas" role="img" aria-label={t('admin.chart.label', { count: total })} />
+      <figcaption className="sr-only">{t('admin.chart.caption', { count: total, days: rows.length })}</figcaption>
     </figure>
   );
 }

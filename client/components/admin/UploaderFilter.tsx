@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { UploaderCount } from '../../../common/api-types';
 import { adminApi } from '../../api/admin';
+import { t } from './t';
 
 /** The photos page's filter by guest: every name guests gave, with how many photos carry it. */
 export function UploaderFilter({ value, refresh, onChange }: { value: string | null; refresh: unknown; onChange: (name: string | null) => void }) {
@@ -22,12 +23,12 @@ export function UploaderFilter({ value, refresh, onChange }: { value: string | n
   if (!options.length) return null;
   return (
     <div className="uploader-filter">
-      <label htmlFor="uploader-filter">Guest</label>
+      <label htmlFor="uploader-filter">{t('admin.filter.guest')}</label>
       <select id="uploader-filter" value={value ?? ''} onChange={(e) => onChange(e.target.value || null)}>
-        <option value="">All guests</option>
+        <option value="">{t('admin.filter.all_guests')}</option>
         {options.map((n) => (
           <option key={n.name} value={n.name}>
-            {n.name} ({n.count})
+            {t('admin.filter.option', { name: n.name, count: n.count })}
           </option>
         ))}
       </select>

@@ -1,13 +1,12 @@
 import type { ApiUser, Role, UserForm } from '../../../common/api-types';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import X from 'lucide-react/icons/x';
+import { t } from './t';
 
-export const ROLE_OPTIONS: { value: Role; label: string }[] = [
-  { value: 'family', label: 'Family' },
-  { value: 'bride', label: 'Bride' },
-  { value: 'groom', label: 'Groom' },
-  { value: 'admin', label: 'Admin' },
-];
+const ROLE_NAMES: Record<Role, string> = { family: 'admin.role.family', bride: 'admin.role.bride', groom: 'admin.role.groom', admin: 'admin.role.admin' };
+export const ROLES: Role[] = ['family', 'bride', 'groom', 'admin'];
+/** SPEC §5: Family, Bride, Groom, Admin in the page's language. */
+export const roleName = (role: Role): string => (ROLE_NAMES[role] ? t(ROLE_NAMES[role]) : role);
 
 /** SPEC §3 "User form": role family and active by default. */
 export const emptyUserForm = (): UserForm => ({ username: '', email: '', full_name: '', role: 'family', is_active: true, password: '' });
@@ -31,7 +30,7 @@ export function UserFormModal({ user, onClose, onSubmit }: Props) {
   );
   const [saving, setSaving] = useState(false);
   const first = useRef<HTMLInputElement>(null);
-  const title = user ? 'Edit User' : 'Create New User';
+  const title = user ? t('admin.users.edit_title') : t('admin.users.create');
 
   const closeRef = useRef(onClose);
   closeRef.current = onClose;
@@ -59,25 +58,25 @@ export function UserFormModal({ user, onClose, onSubmit }: Props) {
       <div className="modal card" role="dialog" aria-modal="true" aria-labelledby="user-modal-title">
         <div className="modal-head">
           <h2 id="user-modal-title">{title}</h2>
-          <button type="button" className="btn btn-ghost btn-icon" aria-label="Close" onClick={onClose}>
+          <button type="button" className="btn btn-ghost btn-icon" aria-label={t('admin.close')} onClick={onClose}>
             <X size={20} aria-hidden="true" />
           </button>
         </div>
         <form onSubmit={submit} className="admin-form">
           <div className="field">
-            <label htmlFor="uf-username">Username</label>
+            <label htmlFor="uf-username">{t('admin.users.username')}</label>
             <input ref={first} id="uf-username" type="text" required autoComplete="off" value={form.username} onChange={(e) => set('username', e.target.value)} />
           </div>
           <div className="field">
-            <label htmlFor="uf-full-name">Full Name</label>
+            <label htmlFor="uf-full-name">{t('admin.users.full_name')}</label>
             <input id="uf-full-name" type="text" required value={form.full_name} onChange={(e) => set('full_name', e.target.value)} />
           </div>
           <div className="field">
-            <label htmlFor="uf-email">Email</label>
+            <label htmlFor="uf-email">{t('admin.users.email')}</label>
             <input id="uf-email" type="email" required value={form.email} onChange={(e) => set('email', e.target.value)} />
           </div>
           <div className="field">
-            <label htmlFor="uf-password">{user ? 'Password (leave blank to keep the current one)' : 'Password'}</label>
+            <label htmlFor="uf-password">{user ? t('admin.users.password_keep') : t('admin.users.password')}</label>
             <input
               id="uf-password"
               type="password"
@@ -88,25 +87,25 @@ export function UserFormModal({ user, onClose, onSubmit }: Props) {
             />
           </div>
           <div className="field">
-            <label htmlFor="uf-role">Role</label>
+            <label htmlFor="uf-role">{t('admin.users.role')}</label>
             <select id="uf-role" value={form.role} onChange={(e) => set('role', e.target.value as Role)}>
-              {ROLE_OPTIONS.map((r) => (
-                <option key={r.value} value={r.value}>
-                  {r.label}
+              {ROLES.map((r) => (
+                <option key={r} value={r}>
+                  {roleName(r)}
                 </option>
               ))}
             </select>
           </div>
           <label className="checkbox-row">
             <input type="checkbox" checked={form.is_active} onChange={(e) => set('is_active', e.target.checked)} />
-            Active
+            {t('admin.users.active')}
           </label>
           <div className="modal-actions">
             <button type="button" className="btn btn-outline" onClick={onClose}>
-              Cancel
+              {t('admin.cancel')}
             </button>
             <button type="submit" className="btn" disabled={saving}>
-              {user ? 'Save Changes' : 'Create User'}
+              {user ? t('admin.users.save') : t('admin.users.create_submit')}
             </button>
           </div>
         </form>

@@ -6,6 +6,7 @@ import { adminApi, errorText } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { loadSettings, settings, settingsSaved } from '../../state/settings';
 import { toast } from '../ui/toast';
+import { t } from './t';
 
 /** Pauses the reception wall (only its QR code shows) and resumes it; open walls follow at once. */
 export function WallPauseButton({ refresh = true }: { refresh?: boolean }) {
@@ -21,9 +22,9 @@ export function WallPauseButton({ refresh = true }: { refresh?: boolean }) {
     setBusy(true);
     try {
       settingsSaved((await adminApi.patchSettings({ wall_paused: !paused })).settings);
-      toast({ title: paused ? 'The wall is showing photos again' : 'The wall is paused', variant: 'success' });
+      toast({ title: paused ? t('admin.wall.resumed') : t('admin.wall.paused'), variant: 'success' });
     } catch (err) {
-      if (!handleUnauthorized(err)) toast({ title: 'Error', description: errorText(err, 'Could not change the wall'), variant: 'destructive' });
+      if (!handleUnauthorized(err)) toast({ title: t('app.error'), description: errorText(err, t('admin.wall.change_failed')), variant: 'destructive' });
     } finally {
       setBusy(false);
     }
@@ -31,7 +32,7 @@ export function WallPauseButton({ refresh = true }: { refresh?: boolean }) {
   return (
     <button type="button" className="btn btn-outline" aria-pressed={paused} disabled={busy} onClick={() => void flip()}>
       {paused ? <Play size={18} aria-hidden="true" /> : <Pause size={18} aria-hidden="true" />}
-      {paused ? 'Resume the wall' : 'Pause the wall'}
+      {paused ? t('admin.wall.resume') : t('admin.wall.pause')}
     </button>
   );
 }
@@ -45,12 +46,12 @@ export function DayStatus({ canEdit }: { canEdit: boolean }) {
   const s = settings.value;
   if (!s) return null;
   return (
-    <section className="card day-controls" aria-label="On the day">
+    <section className="card day-controls" aria-label={t('admin.day.title')}>
       <p data-testid="moderation-mode">
-        <strong>Approval: {s.moderation === 'auto' ? 'automatic' : 'manual'}.</strong>{' '}
-        {s.moderation === 'auto' ? 'New photos and videos appear by themselves once processed.' : 'New photos and videos wait for approval.'}
+        <strong>{s.moderation === 'auto' ? t('admin.wall.approval_auto') : t('admin.wall.approval_manual')}</strong>{' '}
+        {s.moderation === 'auto' ? t('admin.wall.approval_auto_text') : t('admin.wall.approval_manual_text')}
       </p>
-      {s.wall_paused && <p className="muted">The reception wall is paused.</p>}
+      {s.wall_paused && <p className="muted">{t('admin.wall.is_paused')}</p>}
       {canEdit && <WallPauseButton refresh={false} />}
     </section>
   );

@@ -1,22 +1,20 @@
-/** SPEC §9: Bytes, KB, MB, GB (TB on the dashboard), base 1024, two decimals. */
+import { language } from '../../i18n';
+import { formatDateTime, t } from './t';
+const UNITS = ['admin.size.bytes', 'admin.size.kb', 'admin.size.mb', 'admin.size.gb', 'admin.size.tb'];
+
+/** SPEC §9: Bytes, KB, MB, GB (TB on the dashboard), base 1024, at most two decimals; the figure in the page's language. */
 export function formatBytes(bytes: number, withTB = false): string {
-  const units = withTB ? ['Bytes', 'KB', 'MB', 'GB', 'TB'] : ['Bytes', 'KB', 'MB', 'GB'];
-  if (!Number.isFinite(bytes) || bytes <= 0) return '0 Bytes';
+  const units = withTB ? UNITS : UNITS.slice(0, 4);
+  if (!Number.isFinite(bytes) || bytes <= 0) return t(UNITS[0], { size: 0 });
   const i = Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024)));
-  return `${parseFloat((bytes / 1024 ** i).toFixed(2))} ${units[i]}`;
+  const figure = new Intl.NumberFormat(language.value, { maximumFractionDigits: 2, useGrouping: false }).format(bytes / 1024 ** i);
+  return t(units[i], { size: figure });
 }
 
-export function formatDate(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
-}
+/** A date and time in the wedding's zone and the page's language. */
+export const formatDate = (iso: string | null | undefined): string => formatDateTime(iso);
 
-export function formatDay(iso: string | null | undefined): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleDateString();
-}
+export const formatDay = (iso: string | null | undefined): string => formatDateTime(iso, { dateStyle: 'medium' });
 
 /** "Canon EOS 40D"; the make is left out when the model starts with its first word ("NIKON D70"). */
 export function cameraName(make: string | null | undefined, model: string | null | undefined): string {

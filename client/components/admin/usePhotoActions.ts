@@ -3,17 +3,18 @@ import type { AdminPhoto } from '../../../common/api-types';
 import { adminApi, errorText } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { toast } from '../ui/toast';
-import { DELETE_PHOTO_CONFIRM } from './RecentPhotos';
+import { deletePhotoConfirm } from './RecentPhotos';
 import type { CardAction } from './PhotoCard';
+import { t } from './t';
 
-export const REJECT_CONFIRM = 'Are you sure you want to reject this photo? This will permanently delete it.';
-export const bulkDeleteConfirm = (n: number) => `Are you sure you want to permanently delete ${n} photos? This action cannot be undone.`;
+export const rejectConfirm = () => t('admin.photos.confirm_reject');
+export const bulkDeleteConfirm = (n: number) => t('admin.photos.confirm_delete_many', { count: n });
 
 /** SPEC §8: the server's error field first, else the fixed sentence, as a destructive toast. */
 function fail(err: unknown, fallback: string): void {
   if (handleUnauthorized(err)) return;
   console.error(fallback, err);
-  toast({ title: 'Error', description: errorText(err, fallback), variant: 'destructive' });
+  toast({ title: t('app.error'), description: errorText(err, fallback), variant: 'destructive' });
 }
 
 /** Calls that a rotate/regenerate answer with {success:false, error} instead of a status. */
@@ -54,7 +55,7 @@ export function usePhotoActions(reload: () => Promise<void> | void) {
     } catch (err) {
       if (!handleUnauthorized(err)) {
         console.error(fallback, err);
-        toast({ title: 'Error', description: softText(err, fallback), variant: 'destructive' });
+        toast({ title: t('app.error'), description: softText(err, fallback), variant: 'destructive' });
       }
     } finally {
       mark(id, false);
@@ -64,7 +65,7 @@ export function usePhotoActions(reload: () => Promise<void> | void) {
   const cardAction = async (p: AdminPhoto, action: CardAction) => {
     switch (action) {
       case 'toggle':
-        return void (await run(() => adminApi.toggleVisibility(p.id), 'Failed to toggle visibility'));
+        return void (await run(() => adminApi.toggleVisibility(p.id), t('admin.photos.toggle_failed')));
       case 'download':
         try {
           const r = await adminApi.download(p.id);
@@ -72,16 +73,16 @@ export function usePhotoActions(reload: () => Promise<void> | void) {
           // The URL answers with Content-Disposition: attachment, so the page stays where it is.
           window.location.assign(r.download_url);
         } catch (err) {
-          fail(err, 'Failed to get download URL');
+          fail(err, t('admin.photos.download_failed'));
         }
         return;
       case 'rotate':
-        return busyRun(p.id, () => adminApi.rotate(p.id), 'Failed to rotate photo');
+        return busyRun(p.id, () => adminApi.rotate(p.id), t('admin.photos.rotate_failed'));
       case 'regenerate':
-        return busyRun(p.id, () => adminApi.regenerate(p.id), 'Failed to regenerate thumbnail');
+        return busyRun(p.id, () => adminApi.regenerate(p.id), t('admin.photos.regenerate_failed'));
       case 'delete':
-        if (!window.confirm(DELETE_PHOTO_CONFIRM)) return;
-        return void (await run(() => adminApi.deletePhoto(p.id), 'Failed to delete photo'));
+        if (!window.confirm(deletePhotoConfirm())) return;
+        return void (await run(() => adminApi.deletePhoto(p.id), t('admin.photos.delete_failed')));
     }
   };
 
@@ -90,7 +91,7 @@ export function usePhotoActions(reload: () => Promise<void> | void) {
     await run(async () => {
       const r = await adminApi.bulkVisibility(ids, action);
       if (r?.message) toast({ title: r.message, variant: 'success' });
-    }, `Failed to ${action} photos`);
+    }, action === 'show' ? t('admin.photos.show_failed') : t('admin.photos.hide_failed'));
   };
 
   const bulkDelete = async (ids: string[]) => {
@@ -98,32 +99,32 @@ export function usePhotoActions(reload: () => Promise<void> | void) {
     await run(async () => {
       const r = await adminApi.bulkDelete(ids);
       if (r?.message) toast({ title: r.message, variant: r.failed_deletes?.length ? 'destructive' : 'success' });
-    }, 'Failed to delete photos');
+    }, t('admin.photos.delete_many_failed'));
   };
 
   const regenerateAll = async () => {
     setRegeneratingAll(true);
     try {
       const r = await adminApi.regenerateAll();
-      ensure(r, 'Failed to regenerate thumbnails');
+      ensure(r, t('admin.photos.regenerate_all_failed'));
       const s = r.statistics ?? { processed: 0, succeeded: 0, failed: 0 };
-      window.alert(`Thumbnail regeneration complete.\nProcessed: ${s.processed}\nSucceeded: ${s.succeeded}\nFailed: ${s.failed}`);
+      window.alert(t('admin.photos.regenerated', { processed: s.processed, succeeded: s.succeeded, failed: s.failed }));
       await reload();
     } catch (err) {
-      if (!handleUnauthorized(err)) toast({ title: 'Error', description: softText(err, 'Failed to regenerate thumbnails'), variant: 'destructive' });
+      if (!handleUnauthorized(err)) toast({ title: t('app.error'), description: softText(err, t('admin.photos.regenerate_all_failed')), variant: 'destructive' });
     } finally {
       setRegeneratingAll(false);
     }
   };
 
-  const approve = (id: string) => run(() => adminApi.photoAction(id, 'approve'), 'Failed to approve photo');
+  const approve = (id: string) => run(() => adminApi.photoAction(id, 'approve'), t('admin.photos.approve_failed'));
   const reject = async (id: string) => {
-    if (!window.confirm(REJECT_CONFIRM)) return;
-    await run(() => adminApi.deletePhoto(id), 'Failed to reject photo');
+    if (!window.confirm(rejectConfirm())) return;
+    await run(() => adminApi.deletePhoto(id), t('admin.photos.reject_failed'));
   };
   const approveMany = async (ids: string[]) => {
     if (ids.length === 0) return;
-    await run(() => adminApi.bulkVisibility(ids, 'show'), 'Failed to approve photos');
+    await run(() => adminApi.bulkVisibility(ids, 'show'), t('admin.photos.approve_many_failed'));
   };
 
   return { busy, regeneratingAll, cardAction, bulkVisibility, bulkDelete, regenerateAll, approve, reject, approveMany };

@@ -15,16 +15,17 @@ import { UploadChart } from '../../components/admin/UploadChart';
 import { CameraPie } from '../../components/admin/CameraPie';
 import { RecentActivity } from '../../components/admin/RecentActivity';
 import { TopContributors } from '../../components/admin/TopContributors';
-import { DELETE_PHOTO_CONFIRM, RecentPhotos } from '../../components/admin/RecentPhotos';
+import { deletePhotoConfirm, RecentPhotos } from '../../components/admin/RecentPhotos';
 import { ExportButtons } from '../../components/admin/ExportButtons';
 import { DayStatus } from '../../components/admin/WallPauseButton';
+import { t } from '../../components/admin/t';
 
 /** SPEC §9: the dashboard reloads every 30 s. */
 export const DASHBOARD_REFRESH_MS = 30_000;
 
 export function DashboardSkeleton() {
   return (
-    <div role="status" aria-busy="true" aria-label="Loading dashboard" className="dashboard-skeleton">
+    <div role="status" aria-busy="true" aria-label={t('admin.dashboard.loading')} className="dashboard-skeleton">
       <div className="skeleton" style={{ height: '2.5rem', width: '60%' }} />
       <div className="stat-grid">
         {[0, 1, 2, 3].map((i) => (
@@ -72,7 +73,7 @@ export function DashboardPage() {
   };
 
   const onPhotoAction = async (id: string, action: 'approve' | 'hide' | 'delete') => {
-    if (action === 'delete' && !window.confirm(DELETE_PHOTO_CONFIRM)) return;
+    if (action === 'delete' && !window.confirm(deletePhotoConfirm())) return;
     try {
       if (action === 'delete') await adminApi.deletePhoto(id);
       else await adminApi.photoAction(id, action);
@@ -83,7 +84,7 @@ export function DashboardPage() {
     }
   };
 
-  if (error) return <ErrorCard message="Failed to load dashboard data" onRetry={retry} />;
+  if (error) return <ErrorCard message={t('admin.dashboard.load_failed')} onRetry={retry} />;
   if (!data) return <DashboardSkeleton />;
 
   const perms = { ...permissionsOf(me.value), ...data.user_permissions };
@@ -100,22 +101,22 @@ export function DashboardPage() {
   return (
     <div className="dashboard">
       <div className="dashboard-head">
-        <h1>{name ? `Welcome back, ${name}` : 'Welcome back'}</h1>
+        <h1>{name ? t('admin.dashboard.welcome_name', { name }) : t('admin.dashboard.welcome')}</h1>
         <div className="dashboard-actions">
           <Link href="/photos" className="btn">
             <Images size={18} aria-hidden="true" />
-            Manage Photos
+            {t('admin.dashboard.manage_photos')}
           </Link>
           {perms.can_manage_users && (
             <Link href="/users" className="btn btn-outline">
               <Users size={18} aria-hidden="true" />
-              Manage Users
+              {t('admin.dashboard.manage_users')}
             </Link>
           )}
           {showSettings && (
             <Link href="/settings" className="btn btn-outline">
               <Settings size={18} aria-hidden="true" />
-              Settings
+              {t('admin.dashboard.settings')}
             </Link>
           )}
           <a
@@ -127,11 +128,11 @@ export function DashboardPage() {
             }}
           >
             <Monitor size={18} aria-hidden="true" />
-            Reception Wall
+            {t('admin.dashboard.wall')}
           </a>
           <Link href="/qr" className="btn btn-outline">
             <QrCode size={18} aria-hidden="true" />
-            QR Signs
+            {t('admin.dashboard.qr')}
           </Link>
           <ExportButtons />
         </div>
@@ -143,24 +144,24 @@ export function DashboardPage() {
 
       <div className="dashboard-charts">
         <section className="card">
-          <h2 className="card-title">Upload Trends</h2>
+          <h2 className="card-title">{t('admin.dashboard.trends')}</h2>
           <UploadChart data={data.chart_data.uploads_by_day} />
         </section>
         <section className="card">
-          <h2 className="card-title">Camera Usage</h2>
+          <h2 className="card-title">{t('admin.dashboard.cameras')}</h2>
           <CameraPie data={data.chart_data.camera_stats} />
         </section>
       </div>
 
       <div className="dashboard-lists">
         <section className="card">
-          <h2 className="card-title">Recent Activity</h2>
+          <h2 className="card-title">{t('admin.dashboard.activity')}</h2>
           <RecentActivity items={data.recent_activity} />
-          <h3 className="contributors-title">Top Contributors</h3>
+          <h3 className="contributors-title">{t('admin.dashboard.contributors')}</h3>
           <TopContributors items={data.top_contributors} />
         </section>
         <section className="card">
-          <h2 className="card-title">Recent Photos</h2>
+          <h2 className="card-title">{t('admin.dashboard.recent_photos')}</h2>
           <RecentPhotos
             photos={data.recent_photos}
             total={data.stats.total_photos}

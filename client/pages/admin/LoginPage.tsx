@@ -4,6 +4,7 @@ import type { MeResponse } from '../../../common/api-types';
 import { adminApi, errorText } from '../../api/admin';
 import { setMe, takeSignedOut } from '../../state/admin';
 import { Footer } from '../../components/Footer';
+import { t } from '../../components/admin/t';
 
 /** /admin/login (SPEC §2, §4 "Login form", §8 login failure). */
 export function LoginPage() {
@@ -39,7 +40,7 @@ export function LoginPage() {
       if (r && r.user && r.user_permissions) setMe(r as MeResponse);
       setLocation('/dashboard');
     } catch (err) {
-      setError(errorText(err, 'Login failed'));
+      setError(errorText(err, t('admin.login.failed')));
       setBusy(false);
     }
   };
@@ -48,8 +49,8 @@ export function LoginPage() {
     <div className="page admin-login-page">
       <main className="container admin-login">
         <div className="card admin-login-card">
-          <h1>Admin Login</h1>
-          <p className="muted">Sign in to access the wedding photo administration panel</p>
+          <h1>{t('admin.login.title')}</h1>
+          <p className="muted">{t('admin.login.subtitle')}</p>
           {error && (
             <div className="alert alert-destructive" role="alert">
               {error}
@@ -57,12 +58,12 @@ export function LoginPage() {
           )}
           <form onSubmit={submit} className="admin-form">
             <div className="field">
-              <label htmlFor="admin-username">Username</label>
+              <label htmlFor="admin-username">{t('admin.login.username')}</label>
               <input
                 id="admin-username"
                 type="text"
                 autoComplete="username"
-                placeholder="Enter your username"
+                placeholder={t('admin.login.username_placeholder')}
                 required
                 disabled={busy}
                 value={username}
@@ -70,12 +71,12 @@ export function LoginPage() {
               />
             </div>
             <div className="field">
-              <label htmlFor="admin-password">Password</label>
+              <label htmlFor="admin-password">{t('admin.login.password')}</label>
               <input
                 id="admin-password"
                 type="password"
                 autoComplete="current-password"
-                placeholder="Enter your password"
+                placeholder={t('admin.login.password_placeholder')}
                 required
                 disabled={busy}
                 value={password}
@@ -83,11 +84,11 @@ export function LoginPage() {
               />
             </div>
             <button type="submit" className="btn admin-login-submit" disabled={busy}>
-              {busy ? 'Signing in...' : 'Sign In'}
+              {busy ? t('admin.login.signing_in') : t('admin.login.submit')}
             </button>
           </form>
           <p className="admin-login-back">
-            <Link href="~/">← Back to Wedding Photos</Link>
+            <Link href="~/">{t('admin.login.back')}</Link>
           </p>
         </div>
       </main>

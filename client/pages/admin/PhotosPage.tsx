@@ -11,6 +11,7 @@ import { ApprovalCard } from '../../components/admin/ApprovalCard';
 import { usePhotoActions } from '../../components/admin/usePhotoActions';
 import { ExportButtons } from '../../components/admin/ExportButtons';
 import { UploaderFilter } from '../../components/admin/UploaderFilter';
+import { t } from '../../components/admin/t';
 
 /** /admin/photos: All Photos and, for moderators, the Approval Queue (SPEC §2, §4). */
 export function PhotosPage() {
@@ -62,7 +63,7 @@ export function PhotosPage() {
   if (error)
     return (
       <ErrorCard
-        message="Failed to load photos"
+        message={t('admin.photos.load_failed')}
         onRetry={() => {
           setError(false);
           setNonce((n) => n + 1);
@@ -75,21 +76,21 @@ export function PhotosPage() {
     <div className="photos-page">
       <div className="photos-head">
         <h1>
-          {queue ? 'Photo Approval Queue' : 'Photo Management'}{' '}
-          {pg && <span className="photos-count">{queue ? `(${pg.total} pending approval)` : `(${pg.total} total)`}</span>}
+          {queue ? t('admin.photos.queue_title') : t('admin.photos.title')}{' '}
+          {pg && <span className="photos-count">{queue ? t('admin.photos.count_pending', { count: pg.total }) : t('admin.photos.count_total', { count: pg.total })}</span>}
           {!queue && hidden > 0 && (
-            <span className="badge badge-danger photos-hidden-badge" title="Hidden photos on this page" role="img" aria-label={`${hidden} hidden on this page`}>
+            <span className="badge badge-danger photos-hidden-badge" title={t('admin.photos.hidden_badge_title')} role="img" aria-label={t('admin.photos.hidden_badge', { count: hidden })}>
               {hidden}
             </span>
           )}
         </h1>
         {perms.can_moderate_photos && (
-          <div className="mode-switch" role="group" aria-label="Mode">
+          <div className="mode-switch" role="group" aria-label={t('admin.photos.mode')}>
             <button type="button" className={`btn ${queue ? 'btn-outline' : ''}`} aria-pressed={!queue} onClick={() => dispatch({ type: 'mode', mode: 'all' })}>
-              All Photos
+              {t('admin.photos.mode_all')}
             </button>
             <button type="button" className={`btn ${queue ? '' : 'btn-outline'}`} aria-pressed={queue} onClick={() => dispatch({ type: 'mode', mode: 'queue' })}>
-              Approval Queue
+              {t('admin.photos.mode_queue')}
             </button>
           </div>
         )}
@@ -99,15 +100,15 @@ export function PhotosPage() {
         {!queue ? (
           <>
             <button type="button" className="btn btn-outline" onClick={() => dispatch({ type: 'toggleShowAll' })}>
-              {view.showAll ? 'Show Visible Only' : 'Show All Photos'}
+              {view.showAll ? t('admin.photos.show_visible_only') : t('admin.photos.show_all')}
             </button>
             <button type="button" className="btn btn-outline" onClick={() => dispatch({ type: 'toggleSelectMode' })}>
-              {view.selectMode ? 'Exit Select Mode' : 'Select Photos'}
+              {view.selectMode ? t('admin.photos.exit_select') : t('admin.photos.select')}
             </button>
             {perms.can_moderate_photos && (
               <button type="button" className="btn btn-outline" disabled={actions.regeneratingAll} onClick={() => void actions.regenerateAll()}>
                 <RefreshCw size={18} className={actions.regeneratingAll ? 'spin' : undefined} aria-hidden="true" />
-                {actions.regeneratingAll ? 'Regenerating...' : 'Regenerate All Thumbnails'}
+                {actions.regeneratingAll ? t('admin.photos.regenerating') : t('admin.photos.regenerate_all')}
               </button>
             )}
             <ExportButtons selectedIds={selectedIds} />
@@ -116,16 +117,16 @@ export function PhotosPage() {
         ) : (
           <>
             <button type="button" className="btn btn-outline" onClick={() => dispatch({ type: 'toggleSelectMode' })}>
-              {view.selectMode ? 'Cancel Selection' : 'Select Multiple'}
+              {view.selectMode ? t('admin.photos.cancel_selection') : t('admin.photos.select_multiple')}
             </button>
             {view.selectMode && view.selected.size > 0 && (
               <button type="button" className="btn" onClick={() => void actions.approveMany(selectedIds)}>
-                Approve {view.selected.size}
+                {t('admin.photos.approve_n', { count: view.selected.size })}
               </button>
             )}
             {view.skipped.size > 0 && (
               <button type="button" className="btn btn-outline" onClick={() => dispatch({ type: 'showSkipped' })}>
-                Show {view.skipped.size} Skipped
+                {t('admin.photos.show_skipped', { count: view.skipped.size })}
               </button>
             )}
           </>
@@ -133,25 +134,25 @@ export function PhotosPage() {
       </div>
 
       {view.selectMode && (
-        <div className="selection-bar" role="toolbar" aria-label="Selection">
+        <div className="selection-bar" role="toolbar" aria-label={t('admin.photos.selection')}>
           <button type="button" className="btn btn-sm btn-outline" onClick={() => dispatch({ type: 'selectAll', ids: shown.map((p) => p.id) })}>
-            Select All ({shown.length})
+            {t('admin.photos.select_all', { count: shown.length })}
           </button>
           <button type="button" className="btn btn-sm btn-outline" onClick={() => dispatch({ type: 'clearSelection' })}>
-            Clear Selection
+            {t('admin.photos.clear_selection')}
           </button>
-          <span className="muted">{view.selected.size} selected</span>
+          <span className="muted">{t('admin.photos.selected', { count: view.selected.size })}</span>
           {!queue && view.selected.size > 0 && (
             <>
               <button type="button" className="btn btn-sm" onClick={() => void actions.bulkVisibility(selectedIds, 'show')}>
-                Show
+                {t('admin.photos.show')}
               </button>
               <button type="button" className="btn btn-sm btn-outline" onClick={() => void actions.bulkVisibility(selectedIds, 'hide')}>
-                Hide
+                {t('admin.photos.hide')}
               </button>
               {perms.can_delete_photos && (
                 <button type="button" className="btn btn-sm btn-danger" onClick={() => void actions.bulkDelete(selectedIds)}>
-                  Delete
+                  {t('admin.photos.delete')}
                 </button>
               )}
             </>
@@ -160,14 +161,14 @@ export function PhotosPage() {
       )}
 
       {!list ? (
-        <div className="photo-grid" role="status" aria-busy="true" aria-label="Loading photos">
+        <div className="photo-grid" role="status" aria-busy="true" aria-label={t('admin.photos.loading')}>
           {Array.from({ length: 8 }, (_, i) => (
             <div key={i} className="skeleton" style={{ aspectRatio: '1', minHeight: '12rem' }} />
           ))}
         </div>
       ) : shown.length === 0 ? (
         <div className="card empty-state">
-          <p>{queue ? 'All caught up! No photos pending approval.' : view.showAll ? 'No photos found' : 'No visible photos found'}</p>
+          <p>{queue ? t('admin.photos.queue_empty') : view.showAll ? t('admin.photos.none') : t('admin.photos.none_visible')}</p>
         </div>
       ) : queue ? (
         <div className="approval-grid">
@@ -204,15 +205,13 @@ export function PhotosPage() {
       )}
 
       {pg && pg.pages > 1 && (
-        <nav className="pager" aria-label="Pages">
+        <nav className="pager" aria-label={t('admin.photos.pages')}>
           <button type="button" className="btn btn-outline" disabled={!pg.has_prev} onClick={() => dispatch({ type: 'page', page: view.page - 1 })}>
-            Previous
+            {t('admin.photos.previous')}
           </button>
-          <span>
-            Page {pg.page} of {pg.pages}
-          </span>
+          <span>{t('admin.photos.page', { page: pg.page, pages: pg.pages })}</span>
           <button type="button" className="btn btn-outline" disabled={!pg.has_next} onClick={() => dispatch({ type: 'page', page: view.page + 1 })}>
-            Next
+            {t('admin.photos.next')}
           </button>
         </nav>
       )}

@@ -1,20 +1,31 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useLocation } from 'wouter';
-import type { PublicUrlResponse } from '../../../common/api-types';
+import type { MeResponse, PublicSettingsResponse, PublicUrlResponse } from '../../../common/api-types';
 import { isUnauthorized } from '../../api/admin';
 import { getJson } from '../../api/http';
-import { coupleNames, loadSettings, settings } from '../../state/settings';
+import { directionOf, language, LANGUAGES, loadLanguage } from '../../i18n';
+import { t, tIn } from '../../components/admin/t';
 import { WallPauseButton } from '../../components/admin/WallPauseButton';
-import type { MeResponse } from '../../../common/api-types';
 
-/** /admin/qr: a printable sign with the QR code for the guests' upload page. Any signed-in user. */
+/**
+ * /admin/qr: a printable sign with the QR code for the guests' upload page, in any language
+ * (its code then opens the page in that language), or without one (each phone picks its own).
+ * Any signed-in user.
+ */
 export function QrPage() {
   useSignals();
+  const id = useId();
   const [, navigate] = useLocation();
   const [allowed, setAllowed] = useState(false);
   const [canPause, setCanPause] = useState(false);
+  const [signLang, setSignLang] = useState('');
+  const [ready, setReady] = useState('');
   const [liveUrl, setLiveUrl] = useState(`${window.location.origin}/live`);
+  const [names, setNames] = useState<[string, string] | null>(null);
+  // The sign's own language; "" (every guest's own) writes it in the panel's language.
+  const lang = signLang || language.value;
+  const query = signLang ? `?lang=${signLang}` : '';
 
   useEffect(() => {
     let live = true;
@@ -28,14 +39,29 @@ export function QrPage() {
         if (live && isUnauthorized(err)) navigate('~/admin/login', { replace: true });
         else if (live) setAllowed(true); // the sign itself is public information; show it anyway
       });
-    getJson<PublicUrlResponse>('/api/public-url')
-      .then((r) => live && setLiveUrl(r.live_url))
-      .catch(() => undefined);
-    void loadSettings();
     return () => {
       live = false;
     };
   }, [navigate]);
+
+  useEffect(() => {
+    let live = true;
+    setLiveUrl(`${window.location.origin}/live${query}`);
+    getJson<PublicUrlResponse>(`/api/public-url${query}`)
+      .then((r) => live && setLiveUrl(r.live_url))
+      .catch(() => undefined);
+    // The couple's names as they wrote them for this language.
+    getJson<PublicSettingsResponse>(`/api/settings?lang=${lang}`)
+      .then((r) => live && setNames(r.settings.couple_names))
+      .catch(() => undefined);
+    void loadLanguage(lang).then(
+      () => live && setReady(lang),
+      () => live && setReady(lang),
+    );
+    return () => {
+      live = false;
+    };
+  }, [query, lang]);
 
   useEffect(() => {
     // The print rules key off this class, so they only ever apply to this page.
@@ -44,24 +70,37 @@ export function QrPage() {
   }, []);
 
   if (!allowed) return <div className="page-loading" aria-busy="true" />;
-  const names = coupleNames(settings.value);
+  const s = (key: string, values?: Record<string, string>) => tIn(ready === lang ? lang : language.value, key, values);
   return (
     <div className="qr-sign-page">
-      <section className="qr-sign card">
-        {names && <h1 className="qr-sign-names">{names}</h1>}
-        <p className="qr-sign-lead">Scan to share your photos and videos from our wedding</p>
-        <img className="qr-sign-code" src="/api/qr.svg" alt={`QR code for ${liveUrl}`} />
-        <p className="qr-sign-url">{liveUrl}</p>
-        <div className="qr-sign-actions">
-          <button type="button" className="btn" onClick={() => window.print()}>
-            Print
-          </button>
-          <Link href="~/wall" className="btn btn-outline">
-            Open the reception wall
-          </Link>
-          {canPause && <WallPauseButton />}
-        </div>
+      <div className="field qr-sign-language no-print">
+        <label htmlFor={id}>{t('admin.qr.language')}</label>
+        <select id={id} value={signLang} onChange={(e) => setSignLang(e.currentTarget.value)}>
+          <option value="">{t('admin.qr.language_auto')}</option>
+          {LANGUAGES.map(([code, name]) => (
+            <option key={code} value={code} lang={code}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </div>
+      <section className="qr-sign card" lang={lang} dir={directionOf(lang)} data-testid="qr-sign">
+        {names && <h1 className="qr-sign-names">{s('app.couple_names', { first: names[0], second: names[1] })}</h1>}
+        <p className="qr-sign-lead">{s('admin.qr.lead')}</p>
+        <img className="qr-sign-code" src={`/api/qr.svg${query}`} alt={s('admin.qr.alt', { url: liveUrl })} />
+        <p className="qr-sign-url" dir="ltr">
+          {liveUrl}
+        </p>
       </section>
+      <div className="qr-sign-actions">
+        <button type="button" className="btn" onClick={() => window.print()}>
+          {t('admin.qr.print')}
+        </button>
+        <Link href="~/wall" className="btn btn-outline">
+          {t('admin.qr.open_wall')}
+        </Link>
+        {canPause && <WallPauseButton />}
+      </div>
     </div>
   );
 }

@@ -9,21 +9,10 @@ import { toast } from '../../components/ui/toast';
 import { ErrorCard } from '../../components/admin/AdminShell';
 import { DayControls } from '../../components/admin/DayControls';
 import { MomentTimes } from '../../components/admin/MomentTimes';
+import { TranslationsEditor } from '../../components/admin/TranslationsEditor';
+import { SCHEDULE_FIELDS } from '../../components/admin/schedule-fields';
+import { t } from '../../components/admin/t';
 
-const FORBIDDEN_TEXT = 'Insufficient permissions. Admin role required.';
-
-type TextKey = Exclude<keyof ScheduleItem, 'starts_at' | 'ends_at'>;
-
-const FIELDS: { key: TextKey; label: string; long?: boolean }[] = [
-  { key: 'title', label: 'Title' },
-  { key: 'day', label: 'Day' },
-  { key: 'time', label: 'Time' },
-  { key: 'venue', label: 'Venue' },
-  { key: 'location', label: 'Location' },
-  { key: 'attire', label: 'Attire' },
-  { key: 'attendance', label: 'Attendance' },
-  { key: 'description', label: 'Description', long: true },
-];
 
 const blankItem = (): ScheduleItem => ({ title: '', day: '', time: '', venue: '', location: '', attire: '', attendance: '', description: '' });
 
@@ -40,21 +29,21 @@ export function SettingsPage() {
       setLoadError(null);
     } catch (err) {
       if (handleUnauthorized(err)) return;
-      setLoadError(isForbidden(err) ? FORBIDDEN_TEXT : 'Failed to load settings');
+      setLoadError(isForbidden(err) ? 'forbidden' : 'failed');
     }
   }, []);
   useEffect(() => {
     void load();
   }, [load]);
 
-  if (loadError === FORBIDDEN_TEXT)
+  if (loadError === 'forbidden')
     return (
       <div className="card admin-error-card" role="alert">
-        <p>{FORBIDDEN_TEXT}</p>
+        <p>{t('admin.forbidden')}</p>
       </div>
     );
-  if (loadError) return <ErrorCard message={loadError} onRetry={() => void load()} />;
-  if (!form) return <div className="skeleton" style={{ height: '24rem' }} role="status" aria-busy="true" aria-label="Loading settings" />;
+  if (loadError) return <ErrorCard message={t('admin.settings.load_failed')} onRetry={() => void load()} />;
+  if (!form) return <div className="skeleton" style={{ height: '24rem' }} role="status" aria-busy="true" aria-label={t('admin.settings.loading')} />;
 
   const set = <K extends keyof WeddingSettings>(k: K, v: WeddingSettings[K]) => setForm({ ...form, [k]: v });
   const setItem = (i: number, patch: Partial<ScheduleItem>) =>
@@ -71,9 +60,9 @@ export function SettingsPage() {
       const r = await adminApi.saveSettings(form);
       setForm(r.settings);
       settingsSaved(r.settings); // the guest pages read this signal
-      toast({ title: 'Settings saved', variant: 'success' });
+      toast({ title: t('admin.settings.saved'), variant: 'success' });
     } catch (err) {
-      if (!handleUnauthorized(err)) setSaveError(errorText(err, 'Failed to save settings'));
+      if (!handleUnauthorized(err)) setSaveError(errorText(err, t('admin.settings.save_failed')));
     } finally {
       setSaving(false);
     }
@@ -82,9 +71,9 @@ export function SettingsPage() {
   return (
     <form className="settings-page admin-form" onSubmit={save}>
       <div className="photos-head">
-        <h1>Settings</h1>
+        <h1>{t('admin.dashboard.settings')}</h1>
         <button type="submit" className="btn" disabled={saving}>
-          {saving ? 'Saving...' : 'Save'}
+          {saving ? t('admin.settings.saving') : t('admin.settings.save')}
         </button>
       </div>
       {saveError && (
@@ -94,20 +83,20 @@ export function SettingsPage() {
       )}
 
       <section className="card settings-section">
-        <h2 className="card-title">Couple</h2>
+        <h2 className="card-title">{t('admin.settings.couple')}</h2>
         <div className="settings-row">
           <div className="field">
-            <label htmlFor="st-name-1">First name</label>
+            <label htmlFor="st-name-1">{t('admin.settings.first_name')}</label>
             <input id="st-name-1" type="text" required value={form.couple_names[0]} onChange={(e) => set('couple_names', [e.target.value, form.couple_names[1]])} />
           </div>
           <div className="field">
-            <label htmlFor="st-name-2">Second name</label>
+            <label htmlFor="st-name-2">{t('admin.settings.second_name')}</label>
             <input id="st-name-2" type="text" required value={form.couple_names[1]} onChange={(e) => set('couple_names', [form.couple_names[0], e.target.value])} />
           </div>
         </div>
         <label className="checkbox-row">
           <input type="checkbox" role="switch" checked={form.uploads_enabled} onChange={(e) => set('uploads_enabled', e.target.checked)} />
-          Guest uploads enabled
+          {t('admin.settings.uploads_enabled')}
         </label>
         <label className="checkbox-row">
           <input
@@ -117,41 +106,40 @@ export function SettingsPage() {
             checked={form.show_uploader_names}
             onChange={(e) => set('show_uploader_names', e.target.checked)}
           />
-          Show guests' names with their photos
+          {t('admin.settings.show_names')}
         </label>
         <p id="st-names-hint" className="muted">
-          Guests may type their name when they upload. When this is on, the gallery, the photo viewer and the wall show it ("Shared by
-          Anna"); when it is off, only you see it here in the admin panel.
+          {t('admin.settings.show_names_hint')}
         </p>
       </section>
 
       <DayControls value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
 
       <section className="card settings-section">
-        <h2 className="card-title">Texts</h2>
+        <h2 className="card-title">{t('admin.settings.texts')}</h2>
         <div className="field">
-          <label htmlFor="st-welcome">Welcome message</label>
+          <label htmlFor="st-welcome">{t('admin.settings.welcome')}</label>
           <textarea id="st-welcome" value={form.welcome_message} onChange={(e) => set('welcome_message', e.target.value)} />
         </div>
         <div className="field">
-          <label htmlFor="st-sharing">Photo sharing message</label>
+          <label htmlFor="st-sharing">{t('admin.settings.sharing')}</label>
           <textarea id="st-sharing" value={form.photo_sharing_message} onChange={(e) => set('photo_sharing_message', e.target.value)} />
         </div>
         <div className="field">
-          <label htmlFor="st-thanks">Thank-you message</label>
+          <label htmlFor="st-thanks">{t('admin.settings.thanks')}</label>
           <textarea id="st-thanks" value={form.thank_you_message} onChange={(e) => set('thank_you_message', e.target.value)} />
         </div>
       </section>
 
       <section className="card settings-section">
-        <h2 className="card-title">Schedule</h2>
+        <h2 className="card-title">{t('admin.settings.schedule')}</h2>
         {form.schedule.map((item, i) => (
           <fieldset key={i} className="schedule-item">
-            <legend>Event {i + 1}</legend>
+            <legend>{t('admin.settings.event', { number: i + 1 })}</legend>
             <div className="settings-grid">
-              {FIELDS.map((f) => (
+              {SCHEDULE_FIELDS.map((f) => (
                 <div key={f.key} className={`field${f.long ? ' field-wide' : ''}`}>
-                  <label htmlFor={`st-${i}-${f.key}`}>{f.label}</label>
+                  <label htmlFor={`st-${i}-${f.key}`}>{t(f.label)}</label>
                   {f.long ? (
                     <textarea id={`st-${i}-${f.key}`} value={item[f.key]} onChange={(e) => setItem(i, { [f.key]: e.target.value })} />
                   ) : (
@@ -164,7 +152,7 @@ export function SettingsPage() {
             {form.schedule.length > 1 && (
               <button type="button" className="btn btn-sm btn-outline" onClick={() => set('schedule', form.schedule.filter((_, j) => j !== i))}>
                 <Trash2 size={16} aria-hidden="true" />
-                Remove event {i + 1}
+                {t('admin.settings.remove_event', { number: i + 1 })}
               </button>
             )}
           </fieldset>
@@ -172,13 +160,14 @@ export function SettingsPage() {
         {form.schedule.length < 10 && (
           <button type="button" className="btn btn-outline" onClick={() => set('schedule', [...form.schedule, blankItem()])}>
             <Plus size={18} aria-hidden="true" />
-            Add event
+            {t('admin.settings.add_event')}
           </button>
         )}
       </section>
+      <TranslationsEditor value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
       <div className="settings-save">
         <button type="submit" className="btn" disabled={saving}>
-          {saving ? 'Saving...' : 'Save'}
+          {saving ? t('admin.settings.saving') : t('admin.settings.save')}
         </button>
       </div>
     </form>

@@ -9,15 +9,16 @@ import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { toast } from '../../components/ui/toast';
 import { ErrorCard } from '../../components/admin/AdminShell';
-import { editPayload, UserFormModal } from '../../components/admin/UserFormModal';
+import { editPayload, roleName, UserFormModal } from '../../components/admin/UserFormModal';
 import { formatDate, formatDay } from '../../components/admin/format';
+import { t } from '../../components/admin/t';
 
-export const FORBIDDEN_TEXT = 'Insufficient permissions. Admin role required.';
-export const deleteUserConfirm = (username: string) => `Are you sure you want to delete user "${username}"? This action cannot be undone.`;
+export const forbiddenText = () => t('admin.forbidden');
+export const deleteUserConfirm = (username: string) => t('admin.users.confirm_delete', { username });
 
 function fail(err: unknown, fallback: string) {
   if (handleUnauthorized(err)) return;
-  toast({ title: 'Error', description: errorText(err, fallback), variant: 'destructive' });
+  toast({ title: t('app.error'), description: errorText(err, fallback), variant: 'destructive' });
 }
 
 type Modal = { kind: 'create' } | { kind: 'edit'; user: ApiUser } | null;
@@ -35,7 +36,7 @@ export function UsersPage() {
       setError(null);
     } catch (err) {
       if (handleUnauthorized(err)) return;
-      setError(isForbidden(err) ? FORBIDDEN_TEXT : 'Failed to load users');
+      setError(isForbidden(err) ? 'forbidden' : 'failed');
     }
   }, []);
 
@@ -46,22 +47,22 @@ export function UsersPage() {
   const create = async (f: UserForm) => {
     try {
       await adminApi.createUser(f);
-      toast({ title: 'User created', variant: 'success' });
+      toast({ title: t('admin.users.created'), variant: 'success' });
       await load();
       return true;
     } catch (err) {
-      fail(err, 'Failed to create user');
+      fail(err, t('admin.users.create_failed'));
       return false;
     }
   };
   const update = (u: ApiUser) => async (f: UserForm) => {
     try {
       await adminApi.updateUser(u.id, editPayload(f));
-      toast({ title: 'User updated', variant: 'success' });
+      toast({ title: t('admin.users.updated'), variant: 'success' });
       await load();
       return true;
     } catch (err) {
-      fail(err, 'Failed to update user');
+      fail(err, t('admin.users.update_failed'));
       return false;
     }
   };
@@ -69,63 +70,65 @@ export function UsersPage() {
     if (!window.confirm(deleteUserConfirm(u.username))) return;
     try {
       await adminApi.deleteUser(u.id);
-      toast({ title: 'User deleted', variant: 'success' });
+      toast({ title: t('admin.users.deleted'), variant: 'success' });
       await load();
     } catch (err) {
-      fail(err, 'Failed to delete user');
+      fail(err, t('admin.users.delete_failed'));
     }
   };
   const toggle = async (u: ApiUser) => {
     try {
       const r = await adminApi.toggleActive(u.id);
       const active = r?.user ? r.user.is_active : !u.is_active;
-      toast({ title: 'User status updated', description: `${u.username} ${active ? 'activated' : 'deactivated'}`, variant: 'success' });
+      toast({ title: t('admin.users.status_updated'), description: t(active ? 'admin.users.activated' : 'admin.users.deactivated', { username: u.username }), variant: 'success' });
       await load();
     } catch (err) {
-      fail(err, 'Failed to update user status');
+      fail(err, t('admin.users.status_failed'));
     }
   };
 
-  if (error === FORBIDDEN_TEXT)
+  if (error === 'forbidden')
     return (
       <div className="card admin-error-card" role="alert">
-        <p>{FORBIDDEN_TEXT}</p>
+        <p>{forbiddenText()}</p>
       </div>
     );
-  if (error) return <ErrorCard message={error} onRetry={() => void load()} />;
+  if (error) return <ErrorCard message={t('admin.users.load_failed')} onRetry={() => void load()} />;
   if (!users)
     return (
-      <div role="status" aria-busy="true" aria-label="Loading users">
+      <div role="status" aria-busy="true" aria-label={t('admin.users.loading')}>
         <div className="skeleton" style={{ height: '20rem' }} />
       </div>
     );
 
   const actions = (u: ApiUser) => (
     <div className="user-actions">
-      <button type="button" className="btn btn-sm btn-outline" onClick={() => setModal({ kind: 'edit', user: u })} aria-label={`Edit ${u.username}`}>
+      <button type="button" className="btn btn-sm btn-outline" onClick={() => setModal({ kind: 'edit', user: u })} aria-label={t('admin.users.edit_label', { username: u.username })}>
         <Pencil size={16} aria-hidden="true" />
-        Edit
+        {t('admin.users.edit')}
       </button>
-      <button type="button" className="btn btn-sm btn-outline" onClick={() => void toggle(u)} aria-label={`${u.is_active ? 'Deactivate' : 'Activate'} ${u.username}`}>
+      <button type="button" className="btn btn-sm btn-outline" onClick={() => void toggle(u)} aria-label={t(u.is_active ? 'admin.users.deactivate_label' : 'admin.users.activate_label', { username: u.username })}>
         {u.is_active ? <UserX size={16} aria-hidden="true" /> : <UserCheck size={16} aria-hidden="true" />}
-        {u.is_active ? 'Deactivate' : 'Activate'}
+        {u.is_active ? t('admin.users.deactivate') : t('admin.users.activate')}
       </button>
-      <button type="button" className="btn btn-sm btn-danger" onClick={() => void remove(u)} aria-label={`Delete ${u.username}`}>
+      <button type="button" className="btn btn-sm btn-danger" onClick={() => void remove(u)} aria-label={t('admin.users.delete_label', { username: u.username })}>
         <Trash2 size={16} aria-hidden="true" />
-        Delete
+        {t('admin.users.delete')}
       </button>
     </div>
   );
-  const role = (u: ApiUser) => <span className={`badge role-badge role-${u.role}`}>{u.role}</span>;
-  const status = (u: ApiUser) => <span className={`badge ${u.is_active ? 'badge-visible' : 'badge-hidden'}`}>{u.is_active ? 'Active' : 'Inactive'}</span>;
+  const role = (u: ApiUser) => <span className={`badge role-badge role-${u.role}`}>{roleName(u.role)}</span>;
+  const status = (u: ApiUser) => (
+    <span className={`badge ${u.is_active ? 'badge-visible' : 'badge-hidden'}`}>{u.is_active ? t('admin.users.active') : t('admin.users.inactive')}</span>
+  );
 
   return (
     <div className="users-page">
       <div className="photos-head">
-        <h1>Users ({users.length})</h1>
+        <h1>{t('admin.users.title', { count: users.length })}</h1>
         <button type="button" className="btn" onClick={() => setModal({ kind: 'create' })}>
           <UserPlus size={18} aria-hidden="true" />
-          Create New User
+          {t('admin.users.create')}
         </button>
       </div>
 
@@ -133,14 +136,14 @@ export function UsersPage() {
         <table className="users-table">
           <thead>
             <tr>
-              <th>Username</th>
-              <th>Full Name</th>
-              <th>Email</th>
-              <th>Role</th>
-              <th>Status</th>
-              <th>Created</th>
-              <th>Last Login</th>
-              <th>Actions</th>
+              <th>{t('admin.users.username')}</th>
+              <th>{t('admin.users.full_name')}</th>
+              <th>{t('admin.users.email')}</th>
+              <th>{t('admin.users.role')}</th>
+              <th>{t('admin.users.status')}</th>
+              <th>{t('admin.users.created_column')}</th>
+              <th>{t('admin.users.last_login')}</th>
+              <th>{t('admin.users.actions')}</th>
             </tr>
           </thead>
           <tbody>
@@ -152,7 +155,7 @@ export function UsersPage() {
                 <td>{role(u)}</td>
                 <td>{status(u)}</td>
                 <td>{formatDay(u.created_at)}</td>
-                <td>{u.last_login ? formatDate(u.last_login) : 'Never'}</td>
+                <td>{u.last_login ? formatDate(u.last_login) : t('admin.users.never')}</td>
                 <td>{actions(u)}</td>
               </tr>
             ))}
@@ -168,8 +171,8 @@ export function UsersPage() {
             </div>
             <div>{u.full_name}</div>
             <div className="muted">{u.email}</div>
-            <div className="muted">Created: {formatDate(u.created_at)}</div>
-            <div className="muted">Last login: {u.last_login ? formatDate(u.last_login) : 'Never'}</div>
+            <div className="muted">{t('admin.users.created_at', { when: formatDate(u.created_at) })}</div>
+            <div className="muted">{t('admin.users.last_login_at', { when: u.last_login ? formatDate(u.last_login) : t('admin.users.never') })}</div>
             {actions(u)}
           </div>
         ))}
