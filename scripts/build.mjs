@@ -9,10 +9,11 @@ import { languageTable, loadLocales, moduleSource } from './i18n/catalogues.mjs'
 import { localesPlugin } from './i18n/esbuild-plugin.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const dist = path.join(root, 'dist');
+// Tests build a copy with other catalogues into a folder of their own (test/helpers/i18n-build.ts).
+const dist = process.env.WEDDING_BUILD_OUT ? path.resolve(process.env.WEDDING_BUILD_OUT) : path.join(root, 'dist');
 const quiet = process.argv.includes('--quiet');
 // The catalogues (locales/*.po), compiled once for both bundles.
-const locales = await loadLocales();
+const locales = await loadLocales(process.env.WEDDING_LOCALES_DIR || undefined);
 for (const p of locales.problems) console.warn(`locales: ${p} (English shows instead)`);
 
 async function buildServer() {
@@ -79,7 +80,7 @@ async function buildClient() {
   fs.writeFileSync(path.join(dist, 'client-meta.json'), JSON.stringify(result.metafile));
   await writeCatalogues(path.join(out, 'assets'));
   precompress(path.join(out, 'assets'));
-  if (!quiet) console.log(formatSizes(measureBundles(root)));
+  if (!quiet) console.log(formatSizes(measureBundles(root, dist)));
 }
 
 /**

@@ -8,5 +8,5 @@ export interface BundleSizes {
   guestFiles: string[];
   languages: { file: string; lang: string; part: string; gzip: number }[];
 }
-export function measureBundles(root: string): BundleSizes;
+export function measureBundles(root: string, dist?: string): BundleSizes;
 export function formatSizes(m: BundleSizes): string;

@@ -15,8 +15,8 @@ const size = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
  * chunk it imports up front, not the admin panel, the wall or a language), every script, and
  * each language file.
  */
-export function measureBundles(root) {
-  const meta = JSON.parse(fs.readFileSync(path.join(root, 'dist/client-meta.json'), 'utf8'));
+export function measureBundles(root, dist = path.join(root, 'dist')) {
+  const meta = JSON.parse(fs.readFileSync(path.join(dist, 'client-meta.json'), 'utf8'));
   const outputs = meta.outputs;
   const main = Object.keys(outputs).find((f) => outputs[f].entryPoint === 'client/main.tsx' && f.endsWith('.js'));
   const guest = new Set();
@@ -28,7 +28,7 @@ export function measureBundles(root) {
   walk(main);
   const at = (f) => path.join(root, f);
   const sum = (files, ext) => [...files].reduce((n, f) => n + size(at(f) + ext), 0);
-  const assets = path.join(root, 'dist/client/assets');
+  const assets = path.join(dist, 'client/assets');
   const languages = fs
     .readdirSync(assets)
     .filter((n) => /^locale-.*\.js$/.test(n))

@@ -37,6 +37,8 @@ export class ServerProcess {
     readonly dataDir = tempDir('wedding-e2e-'),
     readonly env: Record<string, string> = {},
     public port = 0,
+    /** Another build of the server (test/helpers/i18n-build.ts); its CLIENT_DIR goes in `env`. */
+    readonly entry = path.join(ROOT, 'dist/server/main.js'),
   ) {}
 
   /** Starts the server; on a port of its own choosing it tries others while one is taken. */
@@ -54,7 +56,7 @@ export class ServerProcess {
   }
 
   private async launch(): Promise<this> {
-    this.child = spawn(process.execPath, [path.join(ROOT, 'dist/server/main.js')], {
+    this.child = spawn(process.execPath, [this.entry], {
       cwd: ROOT,
       env: {
         ...process.env,

@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { setupI18n } from '@lingui/core';
+import { compileMessage } from '@lingui/message-utils/compileMessage';
+import { readCatalogues } from '../../scripts/i18n/catalogues.mjs';
+import { ServerProcess } from '../helpers/browser.js';
+import { buildWithLanguages } from '../helpers/i18n-build.js';
+import { adminClient, TestClient } from '../helpers/server.js';
+import { decodeQrPng } from './wall-helpers.js';
+import sharp from 'sharp';
+
+/**
+ * The server in every language of a build that has the real catalogues plus pseudo German and
+ * Arabic where those are missing (test/helpers/i18n-build.ts): each test runs for every language
+ * of that build, so it also covers each real catalogue once it lands.
+ */
+const PUBLIC_URL = 'https://our-wedding.example';
+let built: ReturnType<typeof buildWithLanguages>;
+let srv: ServerProcess;
+let langs: { code: string; dir: string; text(key: string, values?: Record<string, string | number>): string }[] = [];
+const en = (key: string, values?: Record<string, string | number>) => langs.find((l) => l.code === 'en')!.text(key, values);
+
+before(async () => {
+  built = buildWithLanguages();
+  srv = await new ServerProcess(undefined, { CLIENT_DIR: built.clientDir, PUBLIC_URL }, 0, built.entry).start();
+  for (const c of await readCatalogues(path.join(built.dir, 'locales'))) {
+    const messages = Object.fromEntries(c.entries.map((e) => [e.key, compileMessage(e.text)]));
+    const book = setupI18n({ locale: c.lang, messages: { [c.lang]: messages } });
+    langs.push({ code: c.lang, dir: c.lang === 'ar' || c.lang === 'he' ? 'rtl' : 'ltr', text: (k, v) => book._(k, v) });
+  }
+});
+after(async () => {
+  await srv?.stop();
+  built?.remove();
+});
+
+const others = () => langs.filter((l) => l.code !== 'en');
+const page = (url: string, headers: Record<string, string> = {}) => fetch(srv.url + url, { headers, redirect: 'manual' });
+const htmlTag = (html: string) => /<html[^>]*>/.exec(html)?.[0];
+
+test('every page comes in its language: <html lang dir>, the title, and the language file preloaded', async () => {
+  assert.ok(langs.length >= 3, 'English and at least two test languages');
+  for (const l of langs) {
+    for (const p of ['/', '/live', '/gallery', '/admin/login']) {
+      const r = await page(`${p}?lang=${l.code}`);
+      const html = await r.text();
+      assert.equal(htmlTag(html), `<html lang="${l.code}" dir="${l.dir}">`, `${l.code} ${p}`);
+      assert.ok(html.includes(`<title>${l.text('app.title')}</title>`), `${l.code} ${p} title`);
+      const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
+      if (l.code === 'en') assert.deepEqual(preloads, [], 'English is in the bundle');
+      else {
+        assert.ok(preloads.some((u) => u.includes(`locale-${l.code}-guest-`)), `${l.code} ${p}: ${preloads}`);
+        assert.equal(preloads.some((u) => u.includes('-admin-')), p.startsWith('/admin'), `${l.code} ${p}: the admin part only on admin pages`);
+        for (const u of preloads) assert.equal((await page(u)).status, 200, u);
+      }
+      assert.equal(r.headers.get('content-language'), l.code);
+      // ?lang= is remembered for 400 days.
+      assert.match(r.headers.get('set-cookie') ?? '', new RegExp(`wedding_lang=${l.code};.*Max-Age=34560000.*SameSite=Lax`, 'i'));
+    }
+  }
+});
+
+test('without ?lang= the cookie decides, then Accept-Language, then the default; unknown values are ignored', async () => {
+  const [a, b] = others();
+  const lang = async (headers: Record<string, string>, url = '/live') => /lang="([^"]+)"/.exec((await (await page(url, headers)).text()))?.[1];
+  assert.equal(await lang({ cookie: `wedding_lang=${a.code}`, 'accept-language': b.code }), a.code);
+  assert.equal(await lang({ 'accept-language': `xx, ${b.code}-XX;q=0.8, en;q=0.5` }), b.code);
+  assert.equal(await lang({ cookie: 'wedding_lang=xx', 'accept-language': 'tlh' }), 'en');
+  assert.equal(await lang({}, '/live?lang=xx'), 'en');
+  assert.equal((await page('/live?lang=xx')).headers.get('set-cookie'), null, 'an unknown ?lang= sets nothing');
+  // The default language: the couple's setting.
+  const admin = await adminClient(srv.url);
+  assert.equal((await admin.put('/admin/api/settings', { default_language: b.code })).status, 200);
+  assert.equal(await lang({}), b.code);
+  assert.equal(await lang({ 'accept-language': 'en' }), 'en');
+  // The wall: ?lang= or the default, whatever the browser says.
+  assert.equal(await lang({ cookie: `wedding_lang=${a.code}`, 'accept-language': a.code }, '/wall'), b.code);
+  assert.equal(await lang({ cookie: `wedding_lang=${b.code}` }, `/wall?lang=${a.code}`), a.code);
+  assert.equal((await admin.put('/admin/api/settings', { default_language: 'en' })).status, 200);
+  assert.equal((await admin.put('/admin/api/settings', { default_language: 'xx' })).status, 400);
+});
+
+test('API errors come in the request language (cookie, else Accept-Language) with the same code', async () => {
+  for (const l of langs) {
+    for (const headers of [{ cookie: `wedding_lang=${l.code}` }, { 'accept-language': `${l.code};q=0.9` }]) {
+      const login = await fetch(srv.url + '/admin/api/login', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
+      assert.equal(login.status, 400);
+      assert.deepEqual(await login.json(), { success: false, error: l.text('errors.auth.fields_required'), code: 'invalid_input' }, l.code);
+      const missing = await (await fetch(srv.url + '/api/photos/nope/status', { headers })).json();
+      assert.deepEqual(missing, { success: false, error: l.text('errors.photos.no_such_id'), code: 'not_found' });
+      const route = await (await fetch(srv.url + '/api/nothing-here', { headers })).json();
+      assert.equal(route.error, l.text('errors.http.no_route', { method: 'GET', path: '/nothing-here' }));
+    }
+    if (l.code !== 'en') assert.notEqual(l.text('errors.auth.fields_required'), en('errors.auth.fields_required'), `${l.code} is not English`);
+  }
+  // A form's problems are each in the language too.
+  const l = others()[0];
+  const admin = await adminClient(srv.url);
+  await admin.fetch(`/live?lang=${l.code}`); // the page's ?lang= sets the client's cookie
+  const r = await admin.put('/admin/api/settings', { couple_names: ['', 'B'], uploads_enabled: 'yes' });
+  assert.equal(r.status, 400);
+  assert.deepEqual(r.body.problems, [l.text('errors.rule.required', { field: l.text('errors.field.first_name') }), l.text('errors.rule.boolean', { field: 'uploads_enabled' })]);
+});
+
+test("the couple's words per language: a German welcome text reaches German guests, the rest see the default", async () => {
+  const de = langs.find((l) => l.code === 'de')!;
+  const admin = await adminClient(srv.url);
+  const base = (await admin.get('/admin/api/settings')).body.settings;
+  const put = await admin.put('/admin/api/settings', {
+    translations: { de: { welcome_text: 'Schön, dass ihr da seid!', couple_names: ['Anna', ''], schedule: [{ title: 'Willkommensabend' }] } },
+  });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  const guest = async (headers: Record<string, string>, url = '/api/settings') => (await (await fetch(srv.url + url, { headers })).json()) as any;
+  const german = await guest({ cookie: 'wedding_lang=de' });
+  assert.equal(german.language, 'de');
+  assert.equal(german.settings.welcome_message, 'Schön, dass ihr da seid!');
+  assert.deepEqual(german.settings.couple_names, ['Anna', base.couple_names[1]], 'a name left empty stays the default');
+  assert.equal(german.settings.schedule[0].title, 'Willkommensabend');
+  assert.equal(german.settings.schedule[0].moment, base.schedule[0].title, 'photos stay filed under the title the settings hold');
+  assert.equal(german.settings.schedule[1].title, base.schedule[1].title);
+  assert.equal(german.settings.translations, undefined, 'guests get their texts only');
+  assert.deepEqual(german.languages.map((l: { code: string }) => l.code).sort(), langs.map((l) => l.code).sort());
+  assert.equal((await guest({ 'accept-language': 'de-CH' })).settings.welcome_message, 'Schön, dass ihr da seid!');
+  assert.equal((await guest({}, '/api/settings?lang=de')).settings.welcome_message, 'Schön, dass ihr da seid!');
+  const english = await guest({ cookie: 'wedding_lang=en' });
+  assert.equal(english.settings.welcome_message, base.welcome_message);
+  assert.equal(english.default_language, 'en');
+  // Bad translations are refused with the field named, and nothing is saved.
+  for (const [body, field] of [
+    [{ translations: { xx: { welcome_text: 'x' } } }, /translations\.xx/],
+    [{ translations: { de: { welcome_text: 'x'.repeat(2001) } } }, /translations\.de\.welcome_text/],
+    [{ translations: { de: { schedule: [{ colour: 'red' }] } } }, /translations\.de\.schedule\[0\]\.colour/],
+    [{ translations: { de: { couple_names: ['only one'] } } }, /translations\.de\.couple_names/],
+  ] as const) {
+    const r = await admin.put('/admin/api/settings', body);
+    assert.equal(r.status, 400, JSON.stringify(body).slice(0, 60));
+    assert.match(r.body.error, field);
+  }
+  assert.equal((await guest({ cookie: 'wedding_lang=de' })).settings.welcome_message, 'Schön, dass ihr da seid!');
+});
+
+test("a QR sign in a language carries PUBLIC_URL/live?lang=xx; without one, plain /live", async () => {
+  const c = new TestClient(srv.url);
+  const decode = async (svg: string) => decodeQrPng(await sharp(Buffer.from(svg)).resize(600).png().toBuffer());
+  for (const l of others()) {
+    assert.equal((await c.get(`/api/public-url?lang=${l.code}`)).body.live_url, `${PUBLIC_URL}/live?lang=${l.code}`);
+    assert.equal(await decode(await (await c.fetch(`/api/qr.svg?lang=${l.code}`)).text()), `${PUBLIC_URL}/live?lang=${l.code}`);
+  }
+  assert.equal((await c.get('/api/public-url?lang=xx')).body.live_url, `${PUBLIC_URL}/live`);
+  assert.equal(await decode(await (await c.fetch('/api/qr.svg')).text()), `${PUBLIC_URL}/live`);
+});
