@@ -94,9 +94,13 @@ function show(lang: string): void {
  * remembered in the cookie for every later page and request, and taken out of the address so a
  * reload keeps it.
  */
+let choice = 0;
 export async function setLanguage(lang: string): Promise<void> {
   if (!isShipped(lang)) return;
+  const mine = ++choice;
   await loadLanguage(lang);
+  // Arrow keys on the switcher pass through languages: the last one chosen wins.
+  if (mine !== choice) return;
   const secure = location.protocol === 'https:' ? '; Secure' : '';
   document.cookie = `${LANGUAGE_COOKIE}=${lang}; Max-Age=${LANGUAGE_COOKIE_MAX_AGE_S}; Path=/; SameSite=Lax${secure}`;
   const url = new URL(location.href);
