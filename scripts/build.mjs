@@ -59,6 +59,8 @@ async function buildClient() {
     alias: { 'use-sync-external-store/shim/index.js': './client/vendor/use-sync-external-store.ts' },
     // Licence texts go to a .LEGAL.txt file next to each bundle, linked from it.
     legalComments: 'linked',
+    // Letters as they are, not \u escapes: every language's texts stay as small as their UTF-8.
+    charset: 'utf8',
     plugins: [localesPlugin(locales, { shorten: true })],
     metafile: true,
     logLevel: 'warning',
@@ -93,7 +95,7 @@ async function writeCatalogues(assets) {
     if (lang === 'en') continue;
     for (const part of locales.parts) {
       if (part === locales.serverPart) continue;
-      const { code } = await transform(moduleSource(locales, `${lang}/${part}`, { shorten: true }), { minify: true, format: 'esm', loader: 'js' });
+      const { code } = await transform(moduleSource(locales, `${lang}/${part}`, { shorten: true }), { minify: true, format: 'esm', loader: 'js', charset: 'utf8' });
       fs.writeFileSync(path.join(assets, path.basename(catalogueUrl(lang, part, locales.build))), code);
     }
   }

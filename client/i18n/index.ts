@@ -1,17 +1,17 @@
-import { setupI18n, type I18n } from '@lingui/core';
 import { signal } from '@preact/signals-react';
 import english from 'locales:en/guest';
 import { build, languages } from 'locales:meta';
 import { catalogueUrl, GUEST_PART, LANGUAGE_COOKIE, LANGUAGE_COOKIE_MAX_AGE_S, SOURCE_LANGUAGE, type MessageValues } from '../../common/languages';
+import { interpret, type Compiled } from './interpret';
 
 /**
  * The browser's message layer: `t(key, values)` in the page's language. English is in the
  * bundles; another language's texts are fetched once, one file per catalogue part (guest pages,
- * admin panel...), before anything shows in it. Messages arrive precompiled (scripts/i18n), so
- * only Lingui's small runtime ships, not an ICU parser.
+ * admin panel...), before anything shows in it. Messages arrive precompiled by Lingui's compiler
+ * (scripts/i18n), so no ICU parser ships; interpret.ts fills them in.
  */
 
-type Messages = import('@lingui/core').Messages;
+type Messages = Record<string, Compiled>;
 export type { MessageValues };
 
 /** [code, name in itself, direction] of every language that has a catalogue, in the switcher's order. */
@@ -19,22 +19,20 @@ export const LANGUAGES = languages as readonly (readonly [string, string, 'ltr' 
 export const isShipped = (code: unknown): code is string => LANGUAGES.some((l) => l[0] === code);
 export const directionOf = (code: string): 'ltr' | 'rtl' => LANGUAGES.find((l) => l[0] === code)?.[2] ?? 'ltr';
 
-const books = new Map<string, I18n>();
+const books = new Map<string, Messages>();
 /** The parts this page uses (the guest pages' always; a lazily loaded chunk adds its own) with their English. */
 const parts = new Map<string, Messages>();
 const loaded = new Set<string>();
 
-function book(lang: string): I18n {
-  let b = books.get(lang);
-  if (!b) books.set(lang, (b = setupI18n({ locale: lang, messages: { [lang]: {} } })));
-  return b;
+function load(lang: string, messages: Messages): void {
+  books.set(lang, { ...books.get(lang), ...messages });
 }
 
 /** Adds a part's English (in the chunk that shows it) so the page can fetch that part in other languages too. */
 export function registerPart(name: string, englishMessages: Messages): void {
   if (parts.has(name)) return;
   parts.set(name, englishMessages);
-  book(SOURCE_LANGUAGE).load(SOURCE_LANGUAGE, englishMessages);
+  load(SOURCE_LANGUAGE, englishMessages);
 }
 registerPart(GUEST_PART, english);
 
@@ -48,8 +46,10 @@ export const language = signal(initialLanguage());
 
 /** `key`'s text in `lang` (English where that language lacks it), placeholders filled from `values`. */
 export function tIn(lang: string, key: string, values?: MessageValues): string {
-  const b = books.get(lang);
-  return (b && b.messages[key] !== undefined ? b : book(SOURCE_LANGUAGE))._(key, values);
+  const own = books.get(lang)?.[key];
+  if (own !== undefined) return interpret(lang, own, values);
+  const english = books.get(SOURCE_LANGUAGE)?.[key];
+  return english === undefined ? key : interpret(SOURCE_LANGUAGE, english, values);
 }
 
 /** `key`'s text in the page's language. */
@@ -64,7 +64,7 @@ async function fetchPart(lang: string, part: string): Promise<void> {
     // A dropped connection: the browser may remember the failed import, so ask by another name.
     mod = await import(`${url}?retry=${Date.now()}`);
   }
-  book(lang).load(lang, mod.default);
+  load(lang, mod.default);
   loaded.add(`${lang}/${part}`);
 }
 

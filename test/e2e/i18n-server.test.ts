@@ -85,7 +85,7 @@ test('without ?lang= the cookie decides, then Accept-Language, then the default;
 
 test('API errors come in the request language (cookie, else Accept-Language) with the same code', async () => {
   for (const l of langs) {
-    for (const headers of [{ cookie: `wedding_lang=${l.code}` }, { 'accept-language': `${l.code};q=0.9` }]) {
+    for (const headers of [{ cookie: `wedding_lang=${l.code}` }, { 'accept-language': `${l.code};q=0.9` }] as Record<string, string>[]) {
       const login = await fetch(srv.url + '/admin/api/login', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{}' });
       assert.equal(login.status, 400);
       assert.deepEqual(await login.json(), { success: false, error: l.text('errors.auth.fields_required'), code: 'invalid_input' }, l.code);
