@@ -1,5 +1,3 @@
-import { language } from '../i18n';
-
 /**
  * Times in the wedding's time zone (settings.time_zone), whatever zone the browser is in: the
  * settings page's date and time pickers, and the gallery's "opens on" sentence.
@@ -42,12 +40,5 @@ export function joinInZone(date: string, time: string, zone: string): string | n
   return `${date}T${time}:00${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;
 }
 
-/** "Saturday 7 June 2025 at 20:00"-style text in the wedding's zone, in the page's language. */
-export function formatInZone(iso: string, zone: string | undefined): string {
-  const d = new Date(iso);
-  try {
-    return new Intl.DateTimeFormat(language.value, { dateStyle: 'full', timeStyle: 'short', timeZone: zone }).format(d);
-  } catch {
-    return d.toLocaleString(language.value);
-  }
-}
+// The gallery's "opens on" sentence is a guest page's: its formatter lives with the guest bundle's.
+export { formatInZone } from '../i18n/format';

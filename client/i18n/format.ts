@@ -42,6 +42,16 @@ export function formatDateTime(iso: string | null | undefined, options: Intl.Dat
   return f.format(d);
 }
 
+/** "Saturday 7 June 2025 at 20:00"-style text in `zone`, in the page's language (the gallery's opening time). */
+export function formatInZone(iso: string, zone: string | undefined): string {
+  const d = new Date(iso);
+  try {
+    return new Intl.DateTimeFormat(language.value, { dateStyle: 'full', timeStyle: 'short', timeZone: zone }).format(d);
+  } catch {
+    return d.toLocaleString(language.value);
+  }
+}
+
 /** SPEC §9's units (B, KB, MB, GB; base 1024), the figure in the page's language: "6.0 MB", "6,0 MB". */
 export function formatSize(bytes: number): string {
   if (bytes < 1024) return t('format.size.b', { size: sizeFigure(bytes, 0) });

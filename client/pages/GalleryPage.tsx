@@ -9,7 +9,7 @@ import { GalleryGrid, GallerySkeleton } from '../components/guest/GalleryGrid';
 import { MediaViewer } from '../components/guest/MediaViewer';
 import { toast } from '../components/ui/toast';
 import { MomentFilter, useMomentsWithPhotos } from '../components/guest/MomentFilter';
-import { formatInZone } from '../components/zoned-time';
+import { formatInZone } from '../i18n/format';
 import { t } from '../i18n';
 import { settings } from '../state/settings';
 import { useSignals } from '@preact/signals-react/runtime';
