@@ -1,40 +1,45 @@
 import type { Kysely } from 'kysely';
 import type { ActivityItem } from '../../common/api-types.js';
+import { msg, type Message } from '../../common/languages.js';
 import type { ActivityRow, ActivityType, DB } from '../db/schema.js';
+import { inEnglish } from '../i18n/english.js';
+import { render } from '../i18n/messages.js';
 
-export const activityRowToItem = (r: ActivityRow): ActivityItem => ({
-  id: r.id,
-  type: r.type,
-  description: r.description,
-  timestamp: r.created_at,
-  user_name: r.user_name,
-});
+/** A row as the dashboard shows it, its line in `lang` (rows from before lines were messages stay English). */
+export function activityRowToItem(r: ActivityRow, lang = 'en'): ActivityItem {
+  let description = r.description;
+  if (r.message) {
+    try {
+      description = render(lang, JSON.parse(r.message) as Message);
+    } catch {
+      /* an unreadable message: the English kept beside it */
+    }
+  }
+  return { id: r.id, type: r.type, description, timestamp: r.created_at, user_name: r.user_name };
+}
 
-export async function recordActivity(
-  db: Kysely<DB>,
-  type: ActivityType,
-  description: string,
-  userName: string | null = null,
-): Promise<void> {
+/** The columns that hold a line: its English, and the message to show it in any language. */
+const line = (m: Message) => ({ description: inEnglish(m.key, m.values), message: JSON.stringify(m) });
+
+export async function recordActivity(db: Kysely<DB>, type: ActivityType, description: Message, userName: string | null = null): Promise<void> {
   await db
     .insertInto('activity')
-    .values({ type, description, user_name: userName, created_at: new Date().toISOString() })
+    .values({ type, ...line(description), user_name: userName, created_at: new Date().toISOString() })
     .execute();
 }
 
 /** Files from one guest closer together than this are one burst: one activity row. */
 export const UPLOAD_BURST_MS = 10 * 60_000;
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /** "Anna uploaded 12 photos", "A guest uploaded 2 photos and 1 video"; one file keeps its name. */
-export function uploadBurstText(name: string | null, photos: number, videos: number, filename: string): string {
+export function uploadBurstText(name: string | null, photos: number, videos: number, filename: string): Message {
   if (photos + videos === 1) {
-    const kind = videos ? 'video' : 'photo';
-    return name ? `${name} uploaded a ${kind}: ${filename}` : `New ${kind} uploaded: ${filename}`;
+    if (name) return msg(videos ? 'activity.upload_video_named' : 'activity.upload_photo_named', { name, file: filename });
+    return msg(videos ? 'activity.upload_video' : 'activity.upload_photo', { file: filename });
   }
-  const what = [photos && plural(photos, 'photo'), videos && plural(videos, 'video')].filter(Boolean).join(' and ');
-  return `${name ?? 'A guest'} uploaded ${what}`;
+  const counted = [photos && msg('activity.count_photos', { count: photos }), videos && msg('activity.count_videos', { count: videos })].filter((m): m is Message => !!m);
+  const what = counted.length === 2 ? msg('activity.count_both', { photos: counted[0], videos: counted[1] }) : counted[0];
+  return name ? msg('activity.upload_many_named', { name, what }) : msg('activity.upload_many', { what });
 }
 
 /**
@@ -65,7 +70,7 @@ export async function recordUploadActivity(
       const videos = last.video_count + isVideo;
       await tx
         .updateTable('activity')
-        .set({ photo_count: photos, video_count: videos, description: uploadBurstText(u.name, photos, videos, u.filename), created_at: now.toISOString() })
+        .set({ photo_count: photos, video_count: videos, ...line(uploadBurstText(u.name, photos, videos, u.filename)), created_at: now.toISOString() })
         .where('id', '=', last.id)
         .execute();
       return;
@@ -74,7 +79,7 @@ export async function recordUploadActivity(
       .insertInto('activity')
       .values({
         type: 'upload',
-        description: uploadBurstText(u.name, 1 - isVideo, isVideo, u.filename),
+        ...line(uploadBurstText(u.name, 1 - isVideo, isVideo, u.filename)),
         user_name: u.name,
         created_at: now.toISOString(),
         guest_id: u.guestId,
@@ -87,8 +92,8 @@ export async function recordUploadActivity(
   await (db.isTransaction ? write(db) : db.transaction().execute(write));
 }
 
-export async function latestActivity(db: Kysely<DB>, limit = 20): Promise<ActivityItem[]> {
+export async function latestActivity(db: Kysely<DB>, limit = 20, lang = 'en'): Promise<ActivityItem[]> {
   // A burst's row moves up as its files arrive: newest change first.
   const rows = await db.selectFrom('activity').selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
-  return rows.map(activityRowToItem);
+  return rows.map((r) => activityRowToItem(r, lang));
 }

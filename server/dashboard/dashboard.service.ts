@@ -55,7 +55,8 @@ export class DashboardService {
     this.guests = new GuestsRepo(deps.db);
   }
 
-  async build(user: AuthUser, now = new Date()): Promise<Dashboard> {
+  /** `lang`: the reader's language, for the activity lines. */
+  async build(user: AuthUser, now = new Date(), lang = 'en'): Promise<Dashboard> {
     const days = lastDays(TREND_DAYS, now);
     const weekAgo = new Date(now.getTime() - RECENT_DAYS * DAY_MS).toISOString();
     const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats, contributors] = await Promise.all([
@@ -65,7 +66,7 @@ export class DashboardService {
       this.photos.cameraCounts(),
       this.deps.disk.used(),
       this.deps.disk.limit(this.deps.storageLimitBytes),
-      latestActivity(this.deps.db, 20),
+      latestActivity(this.deps.db, 20, lang),
       this.photos.listAdmin('all', RECENT_PHOTOS, 0),
       user.permissions.can_manage_users ? this.deps.users.stats() : undefined,
       this.guests.uploaders(TOP_CONTRIBUTORS),

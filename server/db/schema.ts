@@ -33,6 +33,8 @@ export interface ActivityTable {
   guest_id: string | null;
   photo_count: Generated<number>;
   video_count: Generated<number>;
+  /** The line as a catalogue message (JSON {key, values}): shown in the reader's language. */
+  message: string | null;
 }
 
 export interface SettingsTable {

@@ -8,6 +8,7 @@ import type { EventBus } from '../events/bus.js';
 import { thumbnailUrl } from '../photos/photos.mappers.js';
 import { removePhoto } from '../photos/photo-removal.js';
 import { GuestsRepo, type MyUploadRow } from './guests.repo.js';
+import { msg } from '../../common/languages.js';
 
 export interface GuestsDeps {
   db: Kysely<DB>;
@@ -49,8 +50,10 @@ export class GuestsService {
   async deleteMine(guestId: string, id: string): Promise<void> {
     const row = await removePhoto(this.deps, id, guestId);
     if (!row) throw notFound(NOT_YOUR_UPLOAD);
-    const who = row.uploader_name ?? 'A guest';
-    await recordActivity(this.deps.db, 'other', `${who} deleted their upload "${row.original_filename}"`, row.uploader_name);
+    const line = row.uploader_name
+      ? msg('activity.guest_deleted_named', { name: row.uploader_name, file: row.original_filename })
+      : msg('activity.guest_deleted', { file: row.original_filename });
+    await recordActivity(this.deps.db, 'other', line, row.uploader_name);
   }
 
   uploaders(limit?: number): Promise<UploaderCount[]> {

@@ -17,6 +17,7 @@ import { removePhoto } from './photo-removal.js';
 import type { Stats } from '../../common/api-types.js';
 import { PhotosRepo, type AdminFilter } from './photos.repo.js';
 import { MomentsRepo } from './moments.repo.js';
+import { msg } from '../../common/languages.js';
 
 export const PHOTO_NOT_FOUND = 'errors.photos.not_found';
 /** The upload status poll's answer for an unknown id (its sentence predates PHOTO_NOT_FOUND). */
@@ -148,7 +149,7 @@ export class PhotosService {
     const row = await this.repo.get(id);
     if (!row || row.status !== 'complete' || row.is_visible === 1 || row.approved_at !== null) return;
     const changed = await this.repo.setVisibleMany([id], true, new Date().toISOString());
-    await this.announce(changed, true, null, ' automatically');
+    await this.announce(changed, true, null, true);
   }
 
   /** A video's web copy now exists: when it is visible already, live screens show it from now on. */
@@ -160,7 +161,7 @@ export class PhotosService {
   }
 
   /** Tells live screens, and logs approvals (a hidden photo made visible; by nobody when automatic). */
-  private async announce(changed: PhotoRow[], visible: boolean, by: string | null, how = ''): Promise<void> {
+  private async announce(changed: PhotoRow[], visible: boolean, by: string | null, automatic = false): Promise<void> {
     const windows = visible && changed.length ? await this.windows() : [];
     const names = visible && changed.length ? await this.deps.settings.showUploaderNames() : false;
     for (const r of changed) {
@@ -170,14 +171,17 @@ export class PhotosService {
       else await this.deps.bus.photoHidden(r.id);
     }
     if (!visible || !changed.length) return;
-    const text = changed.length === 1 ? `Approved "${changed[0].original_filename}"${how}` : `Approved ${changed.length} photos${how}`;
+    const text =
+      changed.length === 1
+        ? msg(automatic ? 'activity.approved_one_auto' : 'activity.approved_one', { file: changed[0].original_filename })
+        : msg(automatic ? 'activity.approved_many_auto' : 'activity.approved_many', { count: changed.length });
     await recordActivity(this.deps.db, 'approval', text, by);
   }
 
   async delete(id: string, user: AuthUser): Promise<PhotoRow> {
     const row = await removePhoto(this.deps, id);
     if (!row) throw notFound(PHOTO_NOT_FOUND);
-    await recordActivity(this.deps.db, 'other', `Deleted "${row.original_filename}"`, userName(user));
+    await recordActivity(this.deps.db, 'other', msg('activity.deleted', { file: row.original_filename }), userName(user));
     return row;
   }
 

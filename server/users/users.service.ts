@@ -5,6 +5,7 @@ import { burnVerify, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { permissionsFor, type AuthUser } from '../auth/permissions.js';
 import type { SqliteSessionStore } from '../auth/session-store.js';
 import type { DB, UserRow, UserUpdate } from '../db/schema.js';
+import { msg } from '../../common/languages.js';
 import { conflict, notFound } from '../errors.js';
 import { UsersRepo, userRowToUser, type ApiUser } from './users.repo.js';
 import type { UserInput } from './users.validation.js';
@@ -59,7 +60,7 @@ export class UsersService {
   /** Stamps last_login and writes the activity row of a sign-in. */
   async recordLogin(user: AuthUser): Promise<void> {
     await this.repo.setLastLogin(user.id, new Date().toISOString());
-    await recordActivity(this.db, 'login', `${user.full_name || user.username} signed in`, user.username);
+    await recordActivity(this.db, 'login', msg('activity.signed_in', { name: user.full_name || user.username }), user.username);
   }
 
   /**
@@ -106,7 +107,7 @@ export class UsersService {
       created_at: new Date().toISOString(),
       last_login: null,
     });
-    await recordActivity(this.db, 'user_created', `User ${row.username} created (${row.role})`, actor?.username ?? null);
+    await recordActivity(this.db, 'user_created', msg('activity.user_created', { username: row.username, role: row.role }), actor?.username ?? null);
     return userRowToUser(row);
   }
 

@@ -162,3 +162,13 @@ test('each language is a file of its own per catalogue part, at most 10 KB gzip,
   }
   assert.ok(!m.guestFiles.some((f) => f.includes('locale-')), 'English pages load no language file');
 });
+
+test('the dashboard activity lines are in the reader language', async () => {
+  for (const l of langs) {
+    const admin = await adminClient(srv.url);
+    await admin.fetch(`/live?lang=${l.code}`);
+    const logins = (await admin.get('/admin/api/dashboard')).body.recent_activity.filter((a: { type: string }) => a.type === 'login');
+    const tail = l.text('activity.signed_in', { name: '' }).trim();
+    assert.ok(logins.length > 0 && logins.every((a: { description: string }) => a.description.endsWith(tail)), `${l.code}: ${JSON.stringify(logins.slice(0, 2))}`);
+  }
+});
