@@ -24,7 +24,7 @@ export class BenchServer {
     const port = benchPort();
     const built = path.join(ROOT, 'dist/server/main.js');
     const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-    const args = fs.existsSync(built) ? [...prof, built] : ['--import', 'tsx', path.join(ROOT, 'server/main.ts')];
+    const args = fs.existsSync(built) ? [...prof, built] : ['--import', 'tsx', '--import', path.join(ROOT, 'scripts/i18n/register.mjs'), path.join(ROOT, 'server/main.ts')];
     this.child = spawn(process.execPath, args, {
       cwd: ROOT,
       env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: this.dataDir, ADMIN_PASSWORD: 'bench-password-123', LOG_LEVEL: 'warn', ...this.env },
