@@ -73,7 +73,8 @@ export class ServerProcess {
     this.child.stdout!.on('data', (d) => (this.log += d));
     this.child.stderr!.on('data', (d) => (this.log += d));
     this.url = `http://127.0.0.1:${this.port}`;
-    const deadline = Date.now() + 20_000;
+    // Generous: with several browser files in parallel on two cores, a start can take 15 s.
+    const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
       if (this.child.exitCode !== null) throw new Error(`server exited: ${this.log}`);
       try {
@@ -84,6 +85,7 @@ export class ServerProcess {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
+    this.child.kill('SIGKILL'); // never leave a late server behind
     throw new Error(`server did not start: ${this.log}`);
   }
 

@@ -30,7 +30,7 @@ class Child {
   }
   /** Starts it; resolves true once healthy, false when it died first. */
   async start(): Promise<boolean> {
-    const proc = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    const proc = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/i18n/register.mjs', 'server/main.ts'], {
       cwd: ROOT,
       env: { ...process.env, PORT: String(this.port), HOST: '127.0.0.1', DATA_DIR: this.dataDir, ADMIN_USERNAME: ADMIN.username, ADMIN_PASSWORD: ADMIN.password, LOG_LEVEL: 'warn', PROCESSING_CONCURRENCY: '1', ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
