@@ -73,7 +73,7 @@ export class ServerProcess {
     this.child.stdout!.on('data', (d) => (this.log += d));
     this.child.stderr!.on('data', (d) => (this.log += d));
     this.url = `http://127.0.0.1:${this.port}`;
-    const deadline = Date.now() + 20_000;
+    const deadline = Date.now() + 60_000; // generous: a loaded machine starts Node slowly
     while (Date.now() < deadline) {
       if (this.child.exitCode !== null) throw new Error(`server exited: ${this.log}`);
       try {
