@@ -18,8 +18,12 @@ export interface Config {
   readonly storageLimitBytes: number | undefined;
   /** MIN_FREE_MB in bytes: uploads never leave less than this free on DATA_DIR's file system. */
   readonly minFreeBytes: number;
-  /** A request body that sends nothing for this long is ended (BODY_IDLE_TIMEOUT_S). */
+  /** A request body that sends nothing for this long, or less than 1 KiB/s over it, is ended (BODY_IDLE_TIMEOUT_S). */
   readonly bodyIdleTimeoutMs: number;
+  /** Upload requests in progress at once, server-wide; more are answered 503 (MAX_UPLOAD_REQUESTS). */
+  readonly maxUploadRequests: number;
+  /** Live event streams open at once, server-wide; more are answered 503 (MAX_EVENT_STREAMS). */
+  readonly maxEventStreams: number;
   readonly trustProxy: boolean | number | string;
   readonly maxUploadBytes: number;
   readonly publicUrl: string | undefined;
@@ -113,6 +117,8 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
   const storageGb = positiveNumber('STORAGE_LIMIT_GB');
   const minFreeMb = int('MIN_FREE_MB', 1024, 0, 1024 * 1024 * 1024);
   const bodyIdleS = int('BODY_IDLE_TIMEOUT_S', 60, 1, 3600);
+  const maxUploadRequests = int('MAX_UPLOAD_REQUESTS', 300, 1, 100_000);
+  const maxEventStreams = int('MAX_EVENT_STREAMS', 500, 1, 100_000);
   const maxUploadGb = positiveNumber('MAX_UPLOAD_GB') ?? 2;
 
   let trustProxy: boolean | number | string = false;
@@ -165,6 +171,8 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     storageLimitBytes: storageGb === undefined ? undefined : Math.round(storageGb * GIB),
     minFreeBytes: minFreeMb * 1024 * 1024,
     bodyIdleTimeoutMs: bodyIdleS * 1000,
+    maxUploadRequests,
+    maxEventStreams,
     trustProxy,
     maxUploadBytes: Math.round(maxUploadGb * GIB),
     publicUrl,
@@ -190,6 +198,8 @@ export function describeConfig(c: Config): Record<string, unknown> {
     STORAGE_LIMIT_GB: c.storageLimitBytes ? +(c.storageLimitBytes / GIB).toFixed(2) : '(filesystem size)',
     MIN_FREE_MB: c.minFreeBytes / (1024 * 1024),
     BODY_IDLE_TIMEOUT_S: c.bodyIdleTimeoutMs / 1000,
+    MAX_UPLOAD_REQUESTS: c.maxUploadRequests,
+    MAX_EVENT_STREAMS: c.maxEventStreams,
     TRUST_PROXY: c.trustProxy,
     MAX_UPLOAD_GB: +(c.maxUploadBytes / GIB).toFixed(2),
     PUBLIC_URL: c.publicUrl ?? '(from each request)',

@@ -111,7 +111,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     createUploadsModule({ config, paths, db, settings, processing, storage }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
     createDashboardModule({ config, disk, db, users }),
-    createEventsModule({ bus, settings }),
+    createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),
     createGuestsModule({ db, paths, bus }),

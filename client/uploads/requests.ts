@@ -45,7 +45,8 @@ export function retryAfterMs(value: string | null | undefined, now = Date.now())
 /** SPEC §7/§8: turns a non-success answer into the catalogue's sentence. */
 function failure(res: TransportResponse): UploadError {
   // 429/503 with Retry-After: the server is busy and says when to come back (a transient failure).
-  const wait = res.status === 429 || res.status === 503 ? retryAfterMs(res.retryAfter) : undefined;
+  // 507 with Retry-After: the disk filled while the server held part of this file; it is kept.
+  const wait = res.status === 429 || res.status === 503 || res.status === 507 ? retryAfterMs(res.retryAfter) : undefined;
   if (wait !== undefined) return new UploadError(res.status === 503 ? MSG.unavailable : statusFailed(res.status, failureText(res)), false, wait);
   // A proxy in front of the server answers these without a JSON body.
   if (res.status === 502 || res.status === 503 || res.status === 504) return new UploadError(MSG.unavailable);
@@ -121,16 +122,20 @@ export class UploadRequests {
 
   /**
    * GET /api/upload-chunk/offset: how much of this file the server already holds. When the
-   * server finished the file but its answer was lost, it says so and the result is returned.
+   * server finished the file but its answer was lost, it says so and the result is returned;
+   * when it had every byte but could not store it yet, this call stores it (as this guest's).
    */
   async offset(file: File, uploadId: string): Promise<{ receivedBytes: number; created?: Created }> {
     const q = new URLSearchParams({ session_id: this.sessionId, filename: file.name, total_size: String(file.size), upload_id: uploadId });
+    const name = this.uploaderName().trim();
+    if (name) q.set('uploader_name', name);
     const res = await this.send({ method: 'GET', url: `/api/upload-chunk/offset?${q}` }, 'chunk');
     if (res.status !== 200) throw failure(res);
     const data = parse(res.body);
     const receivedBytes = typeof data?.received_bytes === 'number' ? Math.min(Math.max(0, data.received_bytes), file.size) : 0;
     if (data?.complete === true && data.photo_id != null) {
-      return { receivedBytes, created: { photoId: String(data.photo_id), duplicate: false, duplicateType: null } };
+      const duplicate = data.duplicate === true;
+      return { receivedBytes, created: { photoId: String(data.photo_id), duplicate, duplicateType: duplicate ? 'exact' : null } };
     }
     return { receivedBytes };
   }
@@ -141,7 +146,9 @@ export class UploadRequests {
    */
   async chunks(file: File, uploadId: string, from: number, onProgress: (bytes: number) => void): Promise<Created> {
     const total = file.size;
-    let offset = from;
+    // The server holds every byte but has not said the file is stored (an older server, or a race
+    // with its store): its last byte again asks for the answer a last chunk gets.
+    let offset = from >= total ? Math.max(0, total - 1) : from;
     let conflicts = 0;
     for (;;) {
       const start = offset;

@@ -7,6 +7,7 @@ import * as m0005 from './migrations/2026-11-22-0005-upload-caps.js';
 import * as m0007 from './migrations/2026-11-22-0007-listed-media.js';
 import * as m0008 from './migrations/2026-11-22-0008-guests.js';
 import * as m0009 from './migrations/2026-11-22-0009-activity-message.js';
+import * as m0010 from './migrations/2026-11-22-0010-recovered-photos.js';
 
 // An explicit map (not a folder scan) so the migrations survive bundling.
 // Add new files here in order; never edit one that has shipped.
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0007-listed-media': m0007,
   '2026-11-22-0008-guests': m0008,
   '2026-11-22-0009-activity-message': m0009,
+  '2026-11-22-0010-recovered-photos': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

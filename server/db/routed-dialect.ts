@@ -87,9 +87,18 @@ class RoutedConnection implements DatabaseConnection {
   async end(sql: 'commit' | 'rollback'): Promise<void> {
     const held = this.held;
     this.held = undefined;
-    if (!held) throw new Error(`${sql} without a transaction`);
+    if (!held) {
+      // A commit that failed was rolled back below; Kysely then asks for the rollback too.
+      if (sql === 'rollback') return;
+      throw new Error('commit without a transaction');
+    }
     try {
       await held.run(sql);
+    } catch (e) {
+      // A commit SQLite refused (a full disk, a lock held too long) can leave the transaction open
+      // on the one writing connection, and every later write would join it: end it here.
+      if (sql === 'commit') await held.run('rollback').catch(() => undefined);
+      throw e;
     } finally {
       held.release();
     }

@@ -74,6 +74,8 @@ export interface PhotosTable {
   uploader_name: string | null;
   /** The guest's random id (the wedding_guest cookie) that sent it; null before guests were told apart. */
   guest_id: string | null;
+  /** Set when the original was found at start with no row (a crash before its row): never approved automatically. */
+  recovered_at: Generated<string | null>;
 }
 
 export interface UploadsTable {

@@ -26,6 +26,25 @@ export interface SqlWriter extends StatementWriter {
   close(): Promise<void>;
 }
 
+/** Why a write could not run: the database is closing, or its writer thread died. */
+export class WriterUnavailable extends Error {
+  constructor(readonly code: 'DATABASE_CLOSED' | 'WRITER_STOPPED') {
+    super(code === 'DATABASE_CLOSED' ? 'The database is closed.' : 'The database writer stopped.');
+  }
+}
+
+/**
+ * A write that failed for a passing reason, not because of what it wrote: the database closing
+ * (shutdown), its writer thread gone (the next write starts a new one), or its lock held past
+ * the busy timeout. Trying again later may succeed.
+ */
+export function isDatabaseUnavailable(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  if (code === 'DATABASE_CLOSED' || code === 'WRITER_STOPPED' || code === 'SQLITE_BUSY') return true;
+  // better-sqlite3 on a connection closed during shutdown.
+  return e instanceof TypeError && /database connection is not open/i.test(e.message);
+}
+
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
 
@@ -144,7 +163,7 @@ export class DatabaseWriter implements SqlWriter {
   }
 
   private send(sql: string, params: readonly unknown[]): Promise<WriteResult> {
-    if (this.closing) return Promise.reject(new Error('The database is closed.'));
+    if (this.closing) return Promise.reject(new WriterUnavailable('DATABASE_CLOSED'));
     const running = this.ensure();
     const id = this.nextId++;
     const answer = new Promise<WriteResult>((resolve, reject) => this.pending.set(id, { resolve, reject }));
@@ -194,7 +213,7 @@ export class DatabaseWriter implements SqlWriter {
       if (this.pending.size === 0) return;
       // Never expected: the next write starts a new writer; these are told they failed.
       log.error(`The database writer stopped (exit ${code}) with ${this.pending.size} write(s) under way`);
-      for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(new Error('The database writer stopped.')));
+      for (const id of [...this.pending.keys()]) this.settle(id, (p) => p.reject(new WriterUnavailable('WRITER_STOPPED')));
     });
     return running;
   }

@@ -13,9 +13,9 @@ export interface EventsModuleOptions {
 }
 
 /** The reception wall's live feed (GET /api/events); old events are pruned daily. */
-export function createEventsModule(deps: { bus: EventBus; settings?: SettingsService }, opts: EventsModuleOptions = {}): Module & { streams: EventStreams } {
+export function createEventsModule(deps: { bus: EventBus; settings?: SettingsService; maxStreams?: number }, opts: EventsModuleOptions = {}): Module & { streams: EventStreams } {
   const { bus } = deps;
-  const streams = new EventStreams(bus);
+  const streams = new EventStreams(bus, { maxTotal: deps.maxStreams });
   // Pausing or resuming the wall reaches every open wall at once.
   const stopWallState = deps.settings?.onChange(async (next, previous) => {
     if (next.wall_paused !== previous.wall_paused) await bus.wallState(next.wall_paused);

@@ -16,11 +16,15 @@ export interface EventStreamsOptions {
   maxReplay?: number;
   /** Open streams one client address may hold; more are refused (429). */
   maxPerAddress?: number;
+  /** Open streams in all, server-wide; more are refused (503, Retry-After). */
+  maxTotal?: number;
 }
 
 const TOO_MANY_STREAMS = 'errors.events.too_many_streams';
 
 const REPLAY_BATCH = 500;
+/** Seconds a screen refused by the server-wide cap waits (the wall starts over after its own delay). */
+const FULL_RETRY_AFTER_S = 30;
 
 /**
  * The live screens' feed. On connect it subscribes first and buffers, then replays what the
@@ -32,7 +36,9 @@ export class EventStreams {
   private readonly open = new Set<EventSink>();
   private readonly maxReplay: number;
   private readonly maxPerAddress: number;
+  private readonly maxTotal: number;
   private readonly perAddress = new Map<string, number>();
+  private admitted = 0;
 
   constructor(
     private readonly bus: EventBus,
@@ -40,20 +46,25 @@ export class EventStreams {
   ) {
     this.maxReplay = opts.maxReplay ?? 2_000;
     this.maxPerAddress = opts.maxPerAddress ?? 10;
+    this.maxTotal = opts.maxTotal ?? 500;
   }
 
   /**
    * Takes one of the address's stream slots before a stream opens (rate_limited when all are
-   * taken); the returned function gives it back and may be called more than once.
+   * taken, unavailable when the server holds all it takes); the returned function gives it back
+   * and may be called more than once.
    */
   admit(address: string): () => void {
+    if (this.admitted >= this.maxTotal) throw new AppError('unavailable', 'errors.events.too_many_screens', undefined, { retry_after: FULL_RETRY_AFTER_S });
     const held = this.perAddress.get(address) ?? 0;
     if (held >= this.maxPerAddress) throw new AppError('rate_limited', TOO_MANY_STREAMS, undefined, { retry_after: 30 });
     this.perAddress.set(address, held + 1);
+    this.admitted++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
+      this.admitted--;
       const left = (this.perAddress.get(address) ?? 1) - 1;
       if (left > 0) this.perAddress.set(address, left);
       else this.perAddress.delete(address);

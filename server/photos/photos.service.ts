@@ -142,12 +142,13 @@ export class PhotosService {
 
   /**
    * moderation "auto": a new upload that processing left `complete`, hidden and never approved
-   * becomes visible by the same path as an admin's approval. An `error` stays hidden.
+   * becomes visible by the same path as an admin's approval. An `error` stays hidden, and so does
+   * a file recovered at start (it may be one a guest or the couple had just deleted).
    */
   async autoApprove(id: string): Promise<void> {
     if ((await this.deps.settings.get()).moderation !== 'auto') return;
     const row = await this.repo.get(id);
-    if (!row || row.status !== 'complete' || row.is_visible === 1 || row.approved_at !== null) return;
+    if (!row || row.status !== 'complete' || row.is_visible === 1 || row.approved_at !== null || row.recovered_at !== null) return;
     const changed = await this.repo.setVisibleMany([id], true, new Date().toISOString());
     await this.announce(changed, true, null, true);
   }

@@ -3,7 +3,11 @@ import { AppError } from '../errors.js';
 import { inEnglish } from '../i18n/english.js';
 import type { SpaceReserve } from './space-reserve.js';
 
-export const storageFull = () => new AppError('storage_full', 'errors.storage_full');
+/** Seconds a phone holding part of an upload waits before trying again on a full disk. */
+const FULL_RETRY_AFTER_S = 30;
+
+/** `retryAfter`: for bytes already received (the phone comes back by itself); none for a new upload refused outright. */
+export const storageFull = (retryAfter?: number) => new AppError('storage_full', 'errors.storage_full', undefined, retryAfter ? { retry_after: retryAfter } : {});
 /** The refusal's sentence in English (as the log and the API's English answer have it). */
 export const NO_ROOM = inEnglish('errors.storage_full');
 
@@ -58,7 +62,7 @@ export class StorageGuard {
 
   /** More bytes of an upload already admitted (a resumed chunked upload): refused only on a full disk. */
   async ensureWritable(): Promise<void> {
-    if ((await this.room()) === null) throw storageFull();
+    if ((await this.room()) === null) throw storageFull(FULL_RETRY_AFTER_S);
   }
 
   /**
@@ -68,6 +72,6 @@ export class StorageGuard {
   failure(e: unknown): unknown {
     if (!isDiskFull(e)) return e;
     this.d.reserve.release();
-    return storageFull();
+    return storageFull(FULL_RETRY_AFTER_S);
   }
 }

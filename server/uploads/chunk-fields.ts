@@ -65,7 +65,10 @@ export function parseChunkFields(fields: FormFields, maxUploadBytes: number): Ch
 
   if (totalSize === 0) throw invalid('errors.uploads.total_size_zero');
   if (totalSize > maxUploadBytes) throw tooLarge('errors.uploads.file_too_large', { limit: `${+(maxUploadBytes / 1024 ** 3).toFixed(2)} GB` });
-  if (chunkEnd <= chunkStart) throw invalid('errors.uploads.chunk_end_before_start');
+  // An empty chunk at the very end carries nothing but the request to store what arrived (clients
+  // that were told every byte is here but not that the file is stored send it).
+  const emptyAtEnd = chunkStart === chunkEnd && chunkEnd === totalSize;
+  if (chunkEnd <= chunkStart && !emptyAtEnd) throw invalid('errors.uploads.chunk_end_before_start');
   if (chunkEnd > totalSize) throw invalid('errors.uploads.chunk_end_past_total');
   const filename = cleanFilename(rawName);
   return {

@@ -1,22 +1,23 @@
 import type { Hash } from 'node:crypto';
-import fs from 'node:fs';
+import fsp, { type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
-import { promisify } from 'node:util';
 import { unsupportedType, type AppError } from '../errors.js';
 import { writeBackFd } from '../storage/write-back.js';
 import { paceUploadBytes } from './pacer.js';
 import { SNIFF_BYTES, sniff, UNSUPPORTED_TYPE, type SniffedType } from './sniff.js';
-
-const pwrite = promisify(fs.write);
-const pwritev = (fd: number, bufs: Buffer[], position: number) =>
-  new Promise<number>((resolve, reject) => fs.writev(fd, bufs, position, (err, n) => (err ? reject(err) : resolve(n))));
+import { pour } from './streams.js';
 
 /** Bytes gathered before one write: 256 KiB per upload in flight at most. */
 const WRITE_BATCH = 256 * 1024;
 
 export interface FileSinkOptions {
-  /** Open file descriptor written at `position` onward (pwrite: streams straight into place). */
-  fd: number;
+  /**
+   * The open file, written at `position` onward (pwrite: streams straight into place). A handle,
+   * never a bare descriptor number: a number outlives its file once closed, and Linux gives it to
+   * the next file opened, another upload's.
+   */
+  file: FileHandle;
   position: number;
   /** Updated only with bytes that reached the file, so hash and file never disagree. */
   hash: Hash | null;
@@ -38,12 +39,19 @@ export interface FileSinkOptions {
 /**
  * Receives a file part: counts, sniffs the first bytes, hashes while writing. Nothing is ever
  * held beyond one write batch, so memory stays flat whatever the file size.
+ *
+ * Writes to the file run one after another, and none starts once the owner has called `stop()`
+ * (or `keepReceived()`): a piece still waiting in the pacer when the connection drops is dropped
+ * with it, so the file, the hash and `position` stay what the owner read, and the owner may close
+ * the file as soon as `stop()` resolves.
  */
 export class FileSink extends Writable {
   /** Bytes seen in the stream, skipped ones included. */
   seen = 0;
   /** Where the next byte goes; position - start = bytes written. */
   position: number;
+  /** Bytes up to here are on the disk (synced): what an upload may claim it received. */
+  synced: number;
   type: SniffedType | null = null;
   /** The hash took in bytes that did not reach the file (a failed write). */
   hashAhead = false;
@@ -53,17 +61,21 @@ export class FileSink extends Writable {
   /** Received, not yet written (and not yet hashed). */
   private pending: Buffer[] = [];
   private pendingBytes = 0;
+  /** The last write to the file asked for; each waits for the one before. */
   private writing: Promise<void> = Promise.resolve();
+  private stopped = false;
 
   constructor(private readonly o: FileSinkOptions) {
     // A small buffer: a paced upload stops taking bytes from its connection at once.
     super({ highWaterMark: 64 * 1024 });
     this.position = o.position;
+    this.synced = o.position;
     this.skip = o.skip ?? 0;
     this.head = o.sniff ? [] : null;
   }
 
   override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
+    if (this.stopped) return cb();
     const bufs = chunks.map((c) => c.chunk);
     const total = bufs.reduce((n, b) => n + b.length, 0);
     // The common case (past the first bytes, nothing to skip): gathered into one vectored write
@@ -75,15 +87,12 @@ export class FileSink extends Writable {
       this.pendingBytes += total;
       // Each piece waits for room in a turn of the event loop (pacer.ts) before more is taken in.
       if (this.pendingBytes < WRITE_BATCH) return this.pace(total, () => cb());
-      return this.pace(total, () => this.settle(this.flush(), cb));
+      return this.pace(total, () => this.settle(() => this.flush(), cb));
     }
-    this.settle(
-      (async () => {
-        await this.flush();
-        for (const b of bufs) await this.accept(b);
-      })(),
-      cb,
-    );
+    this.settle(async () => {
+      await this.flush();
+      for (const b of bufs) await this.accept(b);
+    }, cb);
   }
 
   private pace(bytes: number, go: () => void): void {
@@ -96,26 +105,46 @@ export class FileSink extends Writable {
   }
 
   override _final(cb: (err?: Error | null) => void): void {
-    const head = this.head ? Buffer.concat(this.head) : null;
-    this.head = null;
-    // On the disk before the phone is told it arrived (see writeBackFd).
-    this.settle((head ? this.decide(head) : Promise.resolve()).then(() => this.flush()).then(() => writeBackFd(this.o.fd)), cb);
+    this.settle(async () => {
+      const head = this.head ? Buffer.concat(this.head) : null;
+      this.head = null;
+      if (head) await this.decide(head);
+      await this.flush();
+      await this.sync(); // on the disk before the phone is told it arrived (see writeBackFd)
+    }, cb);
   }
 
-  /** The stream's writes run one at a time; `writing` is the one under way. */
-  private settle(work: Promise<void>, cb: (err?: Error | null) => void): void {
-    this.writing = work;
-    work.then(() => cb(), cb);
+  /** Queues `work` behind the writes asked for before it; after stop() it does nothing. */
+  private settle(work: () => Promise<void>, cb: (err?: Error | null) => void): void {
+    const run = this.writing.then(() => (this.stopped ? undefined : work()));
+    this.writing = run.catch(() => undefined);
+    run.then(() => cb(), cb);
+  }
+
+  /** No write starts from now on; resolves once the one under way has ended. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await this.writing;
   }
 
   /**
-   * Writes what arrived and is still gathered: after a cut connection, so that every byte that
-   * arrived is kept for the resume. Until then such bytes are not counted in `position`.
+   * After a cut connection: stops, then writes and syncs what arrived and is still gathered, so
+   * every byte that arrived is kept for the resume. `synced` says how far the file is on disk.
    */
   async keepReceived(): Promise<void> {
-    await this.writing.catch(() => undefined);
-    await this.flush();
-    await writeBackFd(this.o.fd);
+    await this.stop();
+    try {
+      await this.flush();
+    } finally {
+      await this.sync(); // what did reach the file counts, even when the rest could not be written
+    }
+  }
+
+  private async sync(): Promise<void> {
+    const at = this.position;
+    if (at === this.synced) return;
+    await writeBackFd(this.o.file.fd);
+    this.synced = at;
   }
 
   private async flush(): Promise<void> {
@@ -155,15 +184,15 @@ export class FileSink extends Writable {
   }
 
   private async writeOutMany(bufs: Buffer[], total: number): Promise<void> {
-    const writing = pwritev(this.o.fd, bufs, this.position);
+    const writing = this.o.file.writev(bufs, this.position);
     // Hash while the thread pool writes. Should the write then fail, the hash is ahead of the
     // file, and hashAhead tells the owner to rebuild it from the file.
     for (const b of bufs) this.o.hash?.update(b);
     try {
-      let done = await writing;
+      let done = (await writing).bytesWritten;
       while (done < total) {
         const rest = Buffer.concat(bufs).subarray(done);
-        done += (await pwrite(this.o.fd, rest, 0, rest.length, this.position + done)).bytesWritten;
+        done += (await this.o.file.write(rest, 0, rest.length, this.position + done)).bytesWritten;
       }
     } catch (e) {
       this.hashAhead = true;
@@ -175,11 +204,24 @@ export class FileSink extends Writable {
   private async writeOut(buf: Buffer): Promise<void> {
     let off = 0;
     while (off < buf.length) {
-      const { bytesWritten } = await pwrite(this.o.fd, buf, off, buf.length - off, this.position);
+      const { bytesWritten } = await this.o.file.write(buf, off, buf.length - off, this.position);
       // Hash exactly what reached the file so that an interrupted write leaves them in step.
       this.o.hash?.update(buf.subarray(off, off + bytesWritten));
       off += bytesWritten;
       this.position += bytesWritten;
     }
+  }
+}
+
+/** Pours a whole file part into a new file at `path`; the sink tells what it saw (closed when this resolves or throws). */
+export async function pourIntoNewFile(path: string, src: Readable, o: Omit<FileSinkOptions, 'file' | 'position'>): Promise<FileSink> {
+  const file = await fsp.open(path, 'w');
+  const sink = new FileSink({ ...o, file, position: 0 });
+  try {
+    await pour(src, sink);
+    return sink;
+  } finally {
+    await sink.stop();
+    await file.close();
   }
 }

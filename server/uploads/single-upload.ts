@@ -3,9 +3,9 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { invalid, tooLarge } from '../errors.js';
 import { uploaderNameField } from './chunk-fields.js';
-import { FileSink } from './file-sink.js';
+import { pourIntoNewFile, type FileSink } from './file-sink.js';
 import { cleanFilename, newId, type StoredUpload, type UploadStore } from './store.js';
-import { pour, type ReadForm } from './streams.js';
+import type { ReadForm } from './streams.js';
 
 /** The refusal of a file over MAX_UPLOAD_GB (also used before a body declared far too large is read). */
 export const fileTooLarge = (maxBytes: number) => tooLarge('errors.uploads.file_too_large', { limit: formatLimit(maxBytes) });
@@ -34,21 +34,7 @@ export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadFor
   try {
     const { fields, sawFile } = await readForm(async (file, filename, _before, arrived) => {
       clientName = filename;
-      const handle = await fs.open(tempPath, 'w');
-      try {
-        sink = new FileSink({
-          fd: handle.fd,
-          position: 0,
-          hash,
-          limit: d.maxUploadBytes,
-          tooLarge: () => fileTooLarge(d.maxUploadBytes),
-          sniff: true,
-          arrived,
-        });
-        await pour(file, sink);
-      } finally {
-        await handle.close();
-      }
+      sink = await pourIntoNewFile(tempPath, file, { hash, limit: d.maxUploadBytes, tooLarge: () => fileTooLarge(d.maxUploadBytes), sniff: true, arrived });
     });
     if (!sawFile || !sink) throw invalid('errors.uploads.no_file');
     if (sink.seen === 0) throw invalid('errors.uploads.empty');

@@ -1,3 +1,5 @@
+import fsp from 'node:fs/promises';
+
 /** What a stored file really is, decided from its first bytes (never from its name or declared type). */
 export interface SniffedType {
   mime:
@@ -81,3 +83,11 @@ function sniffWebm(head: Buffer): SniffedType | null {
 }
 
 export const UNSUPPORTED_TYPE = 'errors.uploads.unsupported_type';
+
+/** sniff() of a file on disk. */
+export async function sniffFile(file: string): Promise<SniffedType | null> {
+  const head = Buffer.alloc(SNIFF_BYTES);
+  const handle = await fsp.open(file, 'r');
+  const { bytesRead } = await handle.read(head, 0, SNIFF_BYTES, 0).finally(() => handle.close());
+  return sniff(head.subarray(0, bytesRead));
+}

@@ -10,6 +10,7 @@ import { INVISIBLE_CHARS } from '../photos/file-names.js';
 import { PhotosRepo } from '../photos/photos.repo.js';
 import type { SniffedType } from './sniff.js';
 import { UploadsRepo } from './uploads.repo.js';
+import type { Durable } from '../storage/durable.js';
 
 /** What a stored photo needs from processing: its derivatives are queued. */
 export interface Enqueue {
@@ -23,7 +24,7 @@ export interface StoredUpload {
 }
 
 export interface ReceivedFile {
-  /** Absolute path of the fully received file (UploadStore.store moves or deletes it). */
+  /** Absolute path of the fully received file (UploadStore.store moves or deletes it, or leaves it on failure). */
   tempPath: string;
   sha256: string;
   size: number;
@@ -31,7 +32,7 @@ export interface ReceivedFile {
   originalName: string;
   sessionId: string;
   uploader: Uploader;
-  /** The chunked upload this file completes: its row is marked complete in the photo's transaction. */
+  /** The chunked upload this file completes: its row is marked complete in the photo's transaction, and the photo takes its id. */
   uploadId?: string;
 }
 
@@ -60,17 +61,63 @@ async function removeQuietly(file: string): Promise<void> {
   await fs.rm(file, { force: true }).catch((e) => log.warn(`Could not remove ${file}`, e));
 }
 
+/** A new photo's row: hidden and waiting for processing, as every upload starts. */
+function newPhotoRow(p: { id: string; storedPath: string; type: SniffedType; size: number; sha256: string; name: string; at: Date; sessionId: string | null; uploader: Uploader }): NewPhotoRow {
+  return {
+    id: p.id,
+    original_filename: p.name,
+    stored_path: p.storedPath,
+    content_type: p.type.mime,
+    file_size: p.size,
+    sha256: p.sha256,
+    status: 'processing',
+    is_visible: 0,
+    upload_timestamp: p.at.toISOString(),
+    session_id: p.sessionId || null,
+    width: null,
+    height: null,
+    orientation: null,
+    duration: null,
+    date_taken: null,
+    camera_make: null,
+    camera_model: null,
+    processing_error: null,
+    thumb_path: null,
+    display_path: null,
+    approved_at: null,
+    uploader_name: p.uploader.name,
+    guest_id: p.uploader.guestId,
+  };
+}
+
+/** An original already in media/originals that no photo owns (orphans.ts), described. */
+export interface FoundOriginal {
+  /** Absolute path; it stays where it is. */
+  file: string;
+  sha256: string;
+  size: number;
+  type: SniffedType;
+  modifiedAt: Date;
+}
+
 /**
  * Turns a fully received file into a photo: an exact duplicate (same SHA-256) keeps the existing
  * photo and drops the file; otherwise the file moves into originals under a generated name and
- * the row is inserted with its activity and its processing job in one transaction (a failure
- * there removes the file again). The UNIQUE sha256 column decides races between identical uploads.
+ * the row is inserted with its activity and its processing job in one transaction. The UNIQUE
+ * sha256 column decides races between identical uploads.
+ *
+ * The answer waits until a power cut can no longer take the photo back: the file's bytes were
+ * synced as they arrived, its new name in originals is synced before the row that names it is
+ * written, and the commit is synced before store() resolves (storage/durable.ts). A failure
+ * before the commit puts the file back where it came from, so a chunked upload still holds every
+ * byte and its next try stores it; a chunked upload's photo takes its upload's id, so a crash
+ * between the rename and the commit leaves a file the upload finds again (partial-uploads.ts).
  */
 export class UploadStore {
   private readonly photos: PhotosRepo;
 
   constructor(
-    private readonly d: { paths: DataPaths; db: Kysely<DB>; repo: UploadsRepo; processing: Enqueue },
+    private readonly d: { paths: DataPaths; db: Kysely<DB>; repo: UploadsRepo; processing: Enqueue; durable: Durable },
   ) {
     this.photos = new PhotosRepo(d.db);
   }
@@ -78,54 +125,91 @@ export class UploadStore {
   async store(f: ReceivedFile): Promise<StoredUpload> {
     const { paths, repo } = this.d;
     const existing = await repo.photoIdBySha(f.sha256);
-    if (existing) {
-      await removeQuietly(f.tempPath);
-      return { photoId: existing, duplicate: true };
-    }
-    const id = newId();
+    if (existing) return this.duplicateOf(existing, f, f.tempPath);
+    const id = f.uploadId ?? newId();
     const finalPath = path.join(paths.originals, `${id}.${f.type.ext}`);
-    await fs.rename(f.tempPath, finalPath);
     const kind = f.type.mime.startsWith('video/') ? 'video' : 'photo';
-    const row: NewPhotoRow = {
+    const row = newPhotoRow({
       id,
-      original_filename: f.originalName,
-      stored_path: path.relative(paths.root, finalPath),
-      content_type: f.type.mime,
-      file_size: f.size,
+      storedPath: path.relative(paths.root, finalPath),
+      type: f.type,
+      size: f.size,
       sha256: f.sha256,
-      status: 'processing',
-      is_visible: 0,
-      upload_timestamp: new Date().toISOString(),
-      session_id: f.sessionId || null,
-      width: null,
-      height: null,
-      orientation: null,
-      duration: null,
-      date_taken: null,
-      camera_make: null,
-      camera_model: null,
-      processing_error: null,
-      thumb_path: null,
-      display_path: null,
-      approved_at: null,
-      uploader_name: f.uploader.name,
-      guest_id: f.uploader.guestId,
-    };
+      name: f.originalName,
+      at: new Date(),
+      sessionId: f.sessionId,
+      uploader: f.uploader,
+    });
     const alongside = async (tx: Kysely<DB>) => {
       await recordUploadActivity(tx, { ...f.uploader, kind, filename: f.originalName });
       await this.d.processing.enqueue(id, tx);
       if (f.uploadId) await new UploadsRepo(tx).markComplete(f.uploadId, id, false);
     };
-    const inserted = await this.photos.insertWith(row, alongside).catch(async (e) => {
-      await removeQuietly(finalPath);
+    await fs.rename(f.tempPath, finalPath);
+    let inserted: boolean;
+    try {
+      await this.d.durable.originals();
+      inserted = await this.photos.insertWith(row, alongside);
+    } catch (e) {
+      await putBack(finalPath, f.tempPath);
       throw e;
-    });
-    if (!inserted) {
-      await removeQuietly(finalPath);
-      const winner = await repo.photoIdBySha(f.sha256);
-      if (!winner) throw new Error('An identical upload disappeared while this one was stored');
-      return { photoId: winner, duplicate: true };
     }
+    if (!inserted) {
+      const winner = await repo.photoIdBySha(f.sha256);
+      if (!winner) {
+        await putBack(finalPath, f.tempPath);
+        throw new Error('An identical upload disappeared while this one was stored');
+      }
+      return this.duplicateOf(winner, f, finalPath);
+    }
+    await this.d.durable.commits();
     return { photoId: id, duplicate: false };
   }
+
+  /**
+   * The bytes are a photo already (maybe one committed a moment ago, by another upload still
+   * waiting for its own sync): answered once that commit is on the disk, and a chunked upload is
+   * marked complete before its copy of the bytes goes.
+   */
+  private async duplicateOf(photoId: string, f: ReceivedFile, copy: string): Promise<StoredUpload> {
+    try {
+      await this.d.durable.commits();
+      if (f.uploadId) await this.d.repo.markComplete(f.uploadId, photoId, true);
+    } catch (e) {
+      if (copy !== f.tempPath) await putBack(copy, f.tempPath);
+      throw e;
+    }
+    await removeQuietly(copy);
+    return { photoId, duplicate: true };
+  }
+
+  /**
+   * An original no photo owned, found at start (orphans.ts): it becomes a hidden photo where it
+   * lies, marked recovered so that automatic approval leaves it for the couple to look at, and is
+   * processed like a new upload. False when its bytes are a photo already.
+   */
+  async adopt(o: FoundOriginal, id: string): Promise<boolean> {
+    const row: NewPhotoRow = {
+      ...newPhotoRow({
+        id,
+        storedPath: path.relative(this.d.paths.root, o.file),
+        type: o.type,
+        size: o.size,
+        sha256: o.sha256,
+        name: path.basename(o.file),
+        at: o.modifiedAt,
+        sessionId: null,
+        uploader: { guestId: null, name: null },
+      }),
+      recovered_at: new Date().toISOString(),
+    };
+    const inserted = await this.photos.insertWith(row, (tx) => this.d.processing.enqueue(id, tx));
+    if (inserted) await this.d.durable.commits();
+    return inserted;
+  }
+}
+
+/** A file moved into originals goes back to where it was received (it stays for the next try). */
+async function putBack(finalPath: string, tempPath: string): Promise<void> {
+  await fs.rename(finalPath, tempPath).catch((e) => log.error(`Could not move ${finalPath} back to ${tempPath}; it is recovered at the next start`, e));
 }

@@ -17,7 +17,7 @@ export function createUploadsModule(deps: UploadsDeps): Module {
 
   return {
     name: 'uploads',
-    publicApi: [uploadsRouter(uploads, deps.config.maxUploadBytes)],
+    publicApi: [uploadsRouter(uploads, { maxUploadBytes: deps.config.maxUploadBytes, maxInProgress: deps.config.maxUploadRequests })],
     async start() {
       await uploads.sweepOrphans(startedAt).catch((e) => log.warn('The start-up sweep of orphaned photos and files failed', e));
       await sweep();

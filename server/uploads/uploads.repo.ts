@@ -72,6 +72,16 @@ export class UploadsRepo {
     return this.db.selectFrom('uploads').select('temp_path').where('status', '=', 'receiving').execute().then((r) => r.map((x) => x.temp_path));
   }
 
+  /** The chunked upload with this row id, while it is still receiving. */
+  receivingById(id: string): Promise<UploadRow | undefined> {
+    return this.db.selectFrom('uploads').selectAll().where('id', '=', id).where('status', '=', 'receiving').executeTakeFirst();
+  }
+
+  /** A read of photos: is this id taken? */
+  photoExists(id: string): Promise<boolean> {
+    return this.db.selectFrom('photos').select('id').where('id', '=', id).executeTakeFirst().then((r) => r !== undefined);
+  }
+
   /** A read of photos: every stored original's path (relative to DATA_DIR), to find files nobody owns. */
   storedPaths(): Promise<Set<string>> {
     return this.db.selectFrom('photos').select('stored_path').execute().then((r) => new Set(r.map((x) => x.stored_path)));

@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { isAppError } from '../errors.js';
-import { guestId, withGuest } from '../http/guest.js';
+import { AppError, isAppError } from '../errors.js';
+import { inProgressCap } from '../http/in-progress.js';
+import { guestId, guestIdOf, withGuest } from '../http/guest.js';
 import { readMultipart, sendErrorAfterDrain } from '../http/multipart.js';
 import { fileTooLarge } from './single-upload.js';
 import type { StoredUpload } from './store.js';
@@ -21,8 +22,14 @@ const formOf =
   (onFile) =>
     readMultipart(req, onFile);
 
+/** Seconds a phone refused by the cap on uploads in progress waits before trying again. */
+const BUSY_RETRY_AFTER_S = 5;
+
 /** POST /api/upload, POST /api/upload-chunk, GET /api/upload-chunk/offset. */
-export function uploadsRouter(uploads: UploadsService, maxUploadBytes: number): Router {
+export function uploadsRouter(uploads: UploadsService, limits: { maxUploadBytes: number; maxInProgress: number }): Router {
+  const { maxUploadBytes } = limits;
+  // One count for both routes: every upload request in progress holds a connection and a file.
+  const capped = inProgressCap(limits.maxInProgress, () => new AppError('unavailable', 'errors.uploads.too_many_in_progress', undefined, { retry_after: BUSY_RETRY_AFTER_S }));
   // Checked before any byte is read; the body is drained so a phone still sending sees the answer.
   const before =
     (check: (req: Request) => Promise<void>): RequestHandler =>
@@ -43,11 +50,11 @@ export function uploadsRouter(uploads: UploadsService, maxUploadBytes: number): 
   };
 
   const api = Router();
-  api.post('/upload', withGuest, declaredSizeFits, enabledOnly, roomForFile, async (req, res) => {
+  api.post('/upload', capped, withGuest, declaredSizeFits, enabledOnly, roomForFile, async (req, res) => {
     sendCreated(res, await uploads.receiveFile(formOf(req), guestId(res)));
   });
 
-  api.post('/upload-chunk', withGuest, enabledOnly, async (req, res) => {
+  api.post('/upload-chunk', capped, withGuest, enabledOnly, async (req, res) => {
     const r = await uploads.receiveChunk(formOf(req), guestId(res), req.ip ?? '');
     if ('stored' in r) sendCreated(res, r.stored);
     else res.json({ success: true, ...r.progress });
@@ -61,6 +68,8 @@ export function uploadsRouter(uploads: UploadsService, maxUploadBytes: number): 
       sessionId: str('session_id'),
       filename: str('filename'),
       totalSize: str('total_size'),
+      guestId: guestIdOf(req) ?? null,
+      uploaderName: str('uploader_name') || undefined,
     });
     res.json({ success: true, ...progress });
   });

@@ -2,13 +2,18 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DataPaths } from '../context.js';
 import type { DB } from '../db/schema.js';
+import { msg } from '../../common/languages.js';
+import { cleanUploaderName } from '../../common/rules.js';
+import { recordActivity } from '../activity/activity.repo.js';
+import { isDatabaseUnavailable } from '../db/writer.js';
 import { AppError, invalid } from '../errors.js';
+import { durableStorage } from '../storage/durable.js';
+import type { StorageGuard } from '../storage/storage.js';
 import { uploadKey } from './chunk-fields.js';
 import { ChunkedUploads, type ChunkOutcome, type UploadProgress } from './chunked-upload.js';
-import { sweepOrphans } from './orphans.js';
+import { sweepOrphans, type SweepResult } from './orphans.js';
 import { receiveSingleUpload } from './single-upload.js';
 import { cleanFilename, UploadStore, type Enqueue, type StoredUpload } from './store.js';
-import type { StorageGuard } from '../storage/storage.js';
 import type { ReadForm } from './streams.js';
 import { UploadsRepo } from './uploads.repo.js';
 
@@ -30,7 +35,13 @@ export interface OffsetQuery {
   sessionId: string;
   filename: string;
   totalSize: string;
+  /** Who asks (the guest cookie, the name given): an upload stored by this call is theirs. */
+  guestId: string | null;
+  uploaderName?: string;
 }
+
+/** Seconds a phone waits before trying again when the database could not take its photo. */
+const STORE_RETRY_AFTER_S = 5;
 
 /** Guest uploads: whole files, resumable chunks, resume offsets and the sweep of stale partials. */
 export class UploadsService {
@@ -40,7 +51,7 @@ export class UploadsService {
 
   constructor(private readonly d: UploadsDeps) {
     const repo = (this.repo = new UploadsRepo(d.db));
-    this.store = new UploadStore({ paths: d.paths, db: d.db, repo, processing: d.processing });
+    this.store = new UploadStore({ paths: d.paths, db: d.db, repo, processing: d.processing, durable: durableStorage(d.paths) });
     this.chunked = new ChunkedUploads({ paths: d.paths, maxUploadBytes: d.config.maxUploadBytes, repo, store: this.store, storage: d.storage });
   }
 
@@ -52,7 +63,7 @@ export class UploadsService {
   /** A whole file in one form (fields: session_id, optional uploader_name; the file part), sent by guest `guestId`. */
   receiveFile(readForm: ReadForm, guestId: string | null = null): Promise<StoredUpload> {
     const deps = { incoming: this.d.paths.incoming, maxUploadBytes: this.d.config.maxUploadBytes, store: this.store };
-    return receiveSingleUpload(deps, readForm, guestId).catch(this.asFull);
+    return receiveSingleUpload(deps, readForm, guestId).catch(this.asFailure);
   }
 
   /** Before a whole file of about `bytes` is read: storage_full when it cannot fit (nothing is read or kept). */
@@ -60,26 +71,44 @@ export class UploadsService {
     return this.d.storage.admit(bytes);
   }
 
-  private asFull = (e: unknown): never => {
-    throw this.d.storage.failure(e);
+  /**
+   * What a failed upload answers: a full disk is storage_full, a database that cannot take the
+   * photo just now is unavailable, both with Retry-After (what arrived is kept for that try).
+   */
+  private asFailure = (e: unknown): never => {
+    const full = this.d.storage.failure(e);
+    if (full !== e) throw full;
+    if (isDatabaseUnavailable(e)) throw new AppError('unavailable', 'errors.uploads.store_unavailable', undefined, { retry_after: STORE_RETRY_AFTER_S });
+    throw e;
   };
 
   /** One chunk of a resumable upload; the photo made by the last one is recorded as guest `guestId`'s. */
   receiveChunk(readForm: ReadForm, guestId: string | null = null, clientAddress = ''): Promise<ChunkOutcome> {
-    return this.chunked.receive(readForm, guestId, clientAddress).catch(this.asFull);
+    return this.chunked.receive(readForm, guestId, clientAddress).catch(this.asFailure);
   }
 
-  /** How much of an upload the server holds, so a client can resume. */
-  offset(q: OffsetQuery): Promise<UploadProgress> {
+  /** How much of an upload the server holds, so a client can resume; an upload whose bytes all arrived is stored first. */
+  async offset(q: OffsetQuery): Promise<UploadProgress> {
     if (!q.uploadId && (!q.sessionId || !q.filename || !/^\d{1,16}$/.test(q.totalSize))) {
       throw invalid('errors.uploads.offset_fields');
     }
-    return this.chunked.offset(uploadKey(q.uploadId, q.sessionId, cleanFilename(q.filename), Number(q.totalSize)));
+    const name = cleanUploaderName(q.uploaderName);
+    const asker = { guestId: q.guestId, name: 'name' in name ? name.name : null };
+    const key = uploadKey(q.uploadId, q.sessionId, cleanFilename(q.filename), Number(q.totalSize));
+    return this.chunked.offset(key, asker).catch(this.asFailure);
   }
 
-  /** After a crash: queues photos that never got their job and removes originals no photo owns. */
-  sweepOrphans(startedAt: number): Promise<{ queued: number; removed: number }> {
-    return sweepOrphans({ paths: this.d.paths, repo: this.repo, processing: this.d.processing, startedAt });
+  /** After a crash: queues photos that never got their job, and makes photos of originals no photo owns. */
+  sweepOrphans(startedAt: number): Promise<SweepResult> {
+    return sweepOrphans({
+      paths: this.d.paths,
+      repo: this.repo,
+      processing: this.d.processing,
+      store: this.store,
+      reclaim: (row) => this.chunked.reclaim(row),
+      recordRecovered: (count) => recordActivity(this.d.db, 'other', msg('activity.files_recovered', { count })),
+      startedAt,
+    });
   }
 
   /** On shutdown: writes the partial uploads' latest offsets, which are recorded after each answer. */

@@ -5,15 +5,16 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { tempDir } from './server.js';
 
-export type Answer = { status: number; body: any };
+export type Answer = { status: number; body: any; retryAfter?: string | null };
 
 async function send(url: string, form: FormData): Promise<Answer> {
   const res = await fetch(url, { method: 'POST', body: form });
   const text = await res.text();
+  const retryAfter = res.headers.get('retry-after');
   try {
-    return { status: res.status, body: JSON.parse(text) };
+    return { status: res.status, body: JSON.parse(text), retryAfter };
   } catch {
-    return { status: res.status, body: text };
+    return { status: res.status, body: text, retryAfter };
   }
 }
 

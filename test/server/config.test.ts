@@ -14,6 +14,8 @@ test('defaults match CONTRACT: port 3000, host 0.0.0.0, ./data, admin, uploads o
   assert.equal(c.maxUploadBytes, 2 * 1024 ** 3);
   assert.equal(c.storageLimitBytes, undefined);
   assert.equal(c.trustProxy, false);
+  assert.equal(c.maxUploadRequests, 300);
+  assert.equal(c.maxEventStreams, 500);
   assert.ok(Object.isFrozen(c));
 });
 
@@ -32,6 +34,8 @@ test('every variable is parsed', () => {
     MAX_UPLOAD_GB: '4',
     PUBLIC_URL: 'https://our-wedding.example/',
     FFMPEG_PATH: '/usr/bin/ffmpeg',
+    MAX_UPLOAD_REQUESTS: '40',
+    MAX_EVENT_STREAMS: '12',
   });
   assert.equal(c.port, 8080);
   assert.deepEqual(c.coupleNames, ['Anna', 'Ben']);
@@ -41,6 +45,8 @@ test('every variable is parsed', () => {
   assert.equal(c.maxUploadBytes, 4 * 1024 ** 3);
   assert.equal(c.publicUrl, 'https://our-wedding.example');
   assert.equal(c.ffprobePath, '/usr/bin/ffprobe');
+  assert.equal(c.maxUploadRequests, 40);
+  assert.equal(c.maxEventStreams, 12);
 });
 
 test('a bad start names every bad variable at once', () => {

@@ -1,52 +1,14 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { sample } from '../helpers/samples.js';
-import { startTestServer, tempDir } from '../helpers/server.js';
+import { hog, smallDisk } from '../helpers/disk.js';
+import { startTestServer } from '../helpers/server.js';
 import { uploadFile, waitForStatus } from '../helpers/uploads.js';
 
-/** A 64 MB tmpfs, or undefined (with a loud note) where this machine may not mount one. */
-function smallDisk(): string | undefined {
-  const dir = tempDir('wedding-tmpfs-');
-  const r = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64m', 'tmpfs', dir]);
-  if (r.status === 0) return dir;
-  process.stderr.write(`\n!!! SKIPPING the full-disk processing test: mounting a tmpfs was refused (${r.stderr.toString().trim()})\n\n`);
-  return undefined;
-}
-
-/**
- * Another program filling the filesystem, and taking whatever space is freed (the server's own
- * space reserve included) until it is stopped; stop() also deletes its file.
- */
-function hog(file: string): { stop(): void } {
-  const fd = fs.openSync(file, 'w');
-  const fillUp = () => {
-    for (const size of [1 << 20, 4096, 512]) {
-      const block = Buffer.alloc(size, 1);
-      for (;;) {
-        try {
-          fs.writeSync(fd, block);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code === 'ENOSPC') break;
-          throw e;
-        }
-      }
-    }
-  };
-  fillUp();
-  const timer = setInterval(fillUp, 20);
-  return {
-    stop() {
-      clearInterval(timer);
-      fs.closeSync(fd);
-      fs.rmSync(file);
-    },
-  };
-}
-
-const disk = smallDisk();
+const mounted = smallDisk('64m', 'the full-disk processing test');
+const disk = mounted?.dir;
 
 test('processing on a full disk is retried later, never recorded as a broken file, and completes once space returns', { skip: disk ? false : 'tmpfs cannot be mounted here' }, async () => {
   const dataDir = path.join(disk!, 'data');
@@ -79,6 +41,6 @@ test('processing on a full disk is retried later, never recorded as a broken fil
   } finally {
     other?.stop();
     await s.close();
-    spawnSync('umount', [disk!]);
+    mounted!.unmount();
   }
 });

@@ -36,7 +36,7 @@ test('an upload whose request has fully arrived is not held behind other uploads
     const others: number[] = [];
     for (let i = 0; i < 4; i++) paceUploadBytes(TURN_BUDGET_BYTES, () => others.push(i));
     const written = (arrived: boolean) => {
-      const sink = new FileSink({ fd: handle.fd, position: 0, hash: null, limit: 1 << 20, tooLarge: () => new Error('too large') as never, arrived: () => arrived });
+      const sink = new FileSink({ file: handle, position: 0, hash: null, limit: 1 << 20, tooLarge: () => new Error('too large') as never, arrived: () => arrived });
       return new Promise<number>((resolve) => sink.write(Buffer.alloc(64 * 1024, 1), () => resolve(others.length)));
     };
     // Each resolves with how many of the others had gone ahead of it.

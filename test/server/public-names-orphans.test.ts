@@ -1,6 +1,6 @@
 // Names a guest chose are data: no invisible characters are stored, and downloads and ZIP entries
 // end with the file's real extension. A photo, its activity and its job are one transaction, and
-// what an older crash left half-done is swept at start.
+// what a crash left half-done is put right at start: nothing in originals is ever deleted.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import { SqliteSessionStore } from '../../server/auth/session-store.js';
 import { openDatabase, openSqlite } from '../../server/db/open.js';
 import { startTestServer, tempDir, TestClient } from '../helpers/server.js';
-import { tinyImage, uploadChunk, uploadFile, waitForStatus } from '../helpers/uploads.js';
+import { sha256, tinyImage, uploadChunk, uploadFile, waitForStatus } from '../helpers/uploads.js';
 
 test('bidi overrides and control characters never reach a stored name; downloads and ZIP entries get the real extension', async () => {
   const s = await startTestServer();
@@ -81,9 +81,13 @@ test('a photo row, its activity and its job are stored together or not at all', 
   }
 });
 
-test('the start-up sweep queues a photo that never got its job and removes an original nobody owns', async () => {
+test('the start-up sweep queues a photo that never got its job and adopts an original nobody owns as a hidden photo, never deleting one', async () => {
   const s1 = await startTestServer();
   const dir = s1.dataDir;
+  const admin = new TestClient(s1.url);
+  await admin.login();
+  // Automatic approval is on: a recovered file must still wait for the couple.
+  assert.equal((await admin.put('/admin/api/settings', { moderation: 'auto' })).status, 200);
   const kept = await uploadFile(s1.url, await tinyImage('jpeg', 31), 'kept.jpg');
   const stuck = await uploadFile(s1.url, await tinyImage('jpeg', 32), 'stuck.jpg');
   await s1.services.processing.idle();
@@ -91,19 +95,53 @@ test('the start-up sweep queues a photo that never got its job and removes an or
   s1.writable().prepare(`UPDATE photos SET status = 'processing', thumb_path = NULL, display_path = NULL WHERE id = ?`).run(stuck.body.photo_id);
   s1.writable().prepare('DELETE FROM jobs WHERE photo_id = ?').run(stuck.body.photo_id);
   await s1.close();
-  // ...and an original moved into place whose row was never written.
-  const stray = path.join(dir, 'media', 'originals', 'strayfile.jpg');
-  fs.writeFileSync(stray, await tinyImage('jpeg', 33));
+  // ...an original moved into place whose row was lost (a power cut before its commit reached the disk)...
+  const originals = path.join(dir, 'media', 'originals');
+  const strayBytes = await tinyImage('jpeg', 33);
+  const stray = path.join(originals, 'strayfile.jpg');
+  fs.writeFileSync(stray, strayBytes);
+  const takenAt = new Date('2026-06-20T15:04:05.000Z');
+  fs.utimesSync(stray, takenAt, takenAt);
+  // ...a second copy of bytes already stored, and a file that is no photo at all.
+  const copy = path.join(originals, 'copy-of-kept.jpg');
+  fs.writeFileSync(copy, await tinyImage('jpeg', 31));
+  const notes = path.join(originals, 'notes.txt');
+  fs.writeFileSync(notes, 'not a photo');
 
   const s2 = await startTestServer({}, dir);
   try {
-    assert.ok(!fs.existsSync(stray), 'the original nobody owns is removed');
+    for (const f of [stray, copy, notes]) assert.ok(fs.existsSync(f), `${path.basename(f)} is never deleted`);
+    const adopted = s2.ctx.sqlite.prepare(`SELECT * FROM photos WHERE stored_path = ?`).get(path.join('media', 'originals', 'strayfile.jpg')) as any;
+    assert.ok(adopted, 'the original nobody owned is a photo again');
+    assert.equal(adopted.sha256, sha256(strayBytes));
+    assert.equal(adopted.file_size, strayBytes.length);
+    assert.equal(adopted.content_type, 'image/jpeg');
+    assert.equal(adopted.original_filename, 'strayfile.jpg');
+    assert.equal(adopted.upload_timestamp, takenAt.toISOString(), "the file's time is its upload time");
+    assert.ok(adopted.recovered_at);
+    assert.equal(await waitForStatus(s2.url, adopted.id), 'complete', 'it is processed like a new upload');
     assert.equal(await waitForStatus(s2.url, stuck.body.photo_id), 'complete', 'the stuck photo is processed');
+    await s2.services.processing.idle();
+    const row = s2.ctx.sqlite.prepare('SELECT is_visible FROM photos WHERE id = ?').get(adopted.id) as { is_visible: number };
+    assert.equal(row.is_visible, 0, 'hidden, even with automatic approval: the couple decides');
+    const photos = s2.ctx.sqlite.prepare('SELECT count(*) n FROM photos').get() as { n: number };
+    assert.equal(photos.n, 3, 'the copy of stored bytes and the text file are not photos');
+    const s2admin = new TestClient(s2.url);
+    await s2admin.login();
+    const activity = (await s2admin.get('/admin/api/dashboard')).body;
+    assert.match(JSON.stringify(activity), /Recovered 1 file /, 'the activity list says how many files were recovered');
     const owned = s2.ctx.sqlite.prepare('SELECT stored_path p FROM photos').all() as { p: string }[];
     for (const o of owned) assert.ok(fs.existsSync(path.join(dir, o.p)), `${o.p} stays`);
     assert.equal((await new TestClient(s2.url).get(`/api/photos/${kept.body.photo_id}/status`)).status, 200);
   } finally {
     await s2.close();
+  }
+  // A second start finds nothing new to recover.
+  const s3 = await startTestServer({}, dir);
+  try {
+    assert.equal((s3.ctx.sqlite.prepare('SELECT count(*) n FROM photos').get() as { n: number }).n, 3);
+  } finally {
+    await s3.close();
   }
 });
 

@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { after, before, test } from 'node:test';
 import { NO_ROOM } from '../../server/storage/storage.js';
+import { sample } from '../helpers/samples.js';
 import { startTestServer, TestClient } from '../helpers/server.js';
 import { sha256, tinyImage, uploadChunk, uploadFile, type ChunkForm } from '../helpers/uploads.js';
 
@@ -153,7 +154,8 @@ test('a client that stops sending mid-body is cut off; the chunk keeps what arri
 });
 
 test('a body that keeps arriving slowly is not cut off', async () => {
-  const data = await tinyImage('jpeg', 8);
+  // About 4 KiB/s, over the minimum rate (1 KiB/s), and slower in total than the idle timeout.
+  const data = fs.readFileSync(sample('Canon_40D.jpg'));
   const boundary = 'steadyboundary';
   const body = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="session_id"\r\n\r\nsteady\r\n--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="steady.jpg"\r\n\r\n`),

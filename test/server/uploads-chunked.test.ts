@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { openSqlite } from '../../server/db/open.js';
 import { UploadsService } from '../../server/uploads/uploads.service.js';
 import { sample } from '../helpers/samples.js';
 import { serverWithClient, startTestServer, TestClient, type TestServer } from '../helpers/server.js';
@@ -242,4 +243,45 @@ test('after a restart the upload resumes from its offset (hash rebuilt from the 
   } finally {
     await s2.close();
   }
+});
+
+test('a chunk is judged against the bytes really in the partial file: one holding less than its row says gets 409 and the upload ends byte-identical', async () => {
+  const data = phoneJpeg('k');
+  const s1 = await startTestServer();
+  const dir = s1.dataDir;
+  for (let start = 0; start < 300_000; start += 100_000) {
+    await uploadChunk(s1.url, data.subarray(start, start + 100_000), form(data, start, start + 100_000, { upload_id: 'shrunk', filename: 's.jpg' }));
+  }
+  await s1.close();
+  // The partial file lost its tail (a disk that dropped writes, another program): the row says 300,000.
+  const db = openSqlite(path.join(dir, 'wedding.db'));
+  const upload = db.prepare(`SELECT temp_path, received_bytes FROM uploads WHERE upload_key = 'id:shrunk'`).get() as { temp_path: string; received_bytes: number };
+  db.close();
+  assert.equal(upload.received_bytes, 300_000);
+  fs.truncateSync(path.join(dir, upload.temp_path), 150_000);
+  const s2 = await startTestServer({}, dir);
+  try {
+    const next = await uploadChunk(s2.url, data.subarray(300_000, 400_000), form(data, 300_000, 400_000, { upload_id: 'shrunk', filename: 's.jpg' }));
+    assert.equal(next.status, 409, 'not written where the client did not point');
+    assert.equal(next.body.received_bytes, 150_000);
+    const last = await chunkedUpload(s2.url, data, { chunkSize: 100_000, filename: 's.jpg', sessionId: 'sess-chunks', uploadId: 'shrunk', from: 150_000 });
+    assert.equal(last.status, 201, JSON.stringify(last.body));
+    const photo = s2.ctx.sqlite.prepare('SELECT stored_path, sha256 FROM photos WHERE id = ?').get(last.body.photo_id) as { stored_path: string; sha256: string };
+    assert.equal(photo.sha256, sha256(data));
+    assert.equal(sha256(fs.readFileSync(path.join(dir, photo.stored_path))), sha256(data));
+  } finally {
+    await s2.close();
+  }
+});
+
+test('an empty chunk at total_size (what older pages send once told every byte arrived) answers as the last chunk; for an unknown upload it is 409', async () => {
+  const data = phoneJpeg('l');
+  const done = await chunkedUpload(s.url, data, { chunkSize: 100_000, filename: 'e.jpg', uploadId: 'empty-end' });
+  assert.equal(done.status, 201);
+  const empty = await uploadChunk(s.url, Buffer.alloc(0), form(data, data.length, data.length, { upload_id: 'empty-end', filename: 'e.jpg' }));
+  assert.equal(empty.status, 201, JSON.stringify(empty.body));
+  assert.equal(empty.body.photo_id, done.body.photo_id);
+  const unknown = await uploadChunk(s.url, Buffer.alloc(0), form(data, data.length, data.length, { upload_id: 'never-sent', filename: 'e.jpg' }));
+  assert.equal(unknown.status, 409);
+  assert.equal(unknown.body.received_bytes, 0);
 });
