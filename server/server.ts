@@ -110,7 +110,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     createSettingsModule({ settings }),
     createUploadsModule({ config, paths, db, settings, processing, storage }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
-    createDashboardModule({ config, disk, db, users }),
+    createDashboardModule({ config, disk, db, users, processing }),
     createEventsModule({ bus, settings }),
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),
