@@ -12,7 +12,7 @@ export const needsHeifDecoder = (contentType: string) => contentType === 'image/
 
 /** The tools a file of this type cannot be prepared without. */
 export function toolsNeededBy(contentType: string): ToolName[] {
-  if (contentType.startsWith('video/')) return ['ffprobe', 'ffmpeg'];
+  if (contentType.startsWith('video/')) return ['ffmpeg', 'ffprobe'];
   return needsHeifDecoder(contentType) ? ['heif-convert'] : [];
 }
 
