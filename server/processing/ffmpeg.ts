@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { MachineFailure } from './failures.js';
-import { copyLimitMs, DEFAULT_STEP_LIMIT_MS, StepTimeoutError, tookTooLong } from './limits.js';
+import { copyLimitMs, DEFAULT_STEP_LIMIT_MS, lowPriorityLimitMs, StepTimeoutError, tookTooLong } from './limits.js';
 import { toolInstalled, ToolMissingError, type ToolName } from './tools.js';
 
 export interface VideoTools {
@@ -180,7 +180,7 @@ interface ColorTags {
 export function posterFrame(tools: VideoTools, file: string, atSeconds: number, filters?: string): Promise<Buffer> {
   const vf = filters ? ['-vf', filters] : [];
   const args = ['-v', 'error', '-ss', String(atSeconds), '-i', file, '-frames:v', '1', '-an', ...vf, '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'];
-  return runTool('ffmpeg', tools.ffmpegPath, args, { nice: true, timeoutMs: stepOf(tools) });
+  return runTool('ffmpeg', tools.ffmpegPath, args, { nice: true, timeoutMs: lowPriorityLimitMs(stepOf(tools)) });
 }
 
 /**

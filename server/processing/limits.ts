@@ -33,5 +33,11 @@ export function withinLimit<T>(what: string, ms: number, work: Promise<T>): Prom
 /** A re-encode: the step's limit plus 30 s per second of video (an unknown length counts as 10 minutes). */
 export const encodeLimitMs = (stepMs: number, duration: number | null) => Math.round(stepMs + 30_000 * (duration ?? 600));
 
+/**
+ * A step at the lowest CPU priority (nice 19: the poster frame) runs only on CPU nobody else
+ * wants: a busy machine slows it far more than the rest, so it gets three times the step's limit.
+ */
+export const lowPriorityLimitMs = (stepMs: number) => 3 * stepMs;
+
 /** A stream copy of `bytes`: the step's limit plus 1 s per 10 MB (a slow disk). */
 export const copyLimitMs = (stepMs: number, bytes: number) => Math.round(stepMs + bytes / 10_000);

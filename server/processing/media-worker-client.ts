@@ -12,6 +12,18 @@ import { receivedError, type FromWorker, type MediaOps, type Operation, type ToW
 /** Nice value of the media worker: requests first, processing gets every core nobody else wants. */
 export const WORKER_NICE = 10;
 
+/** How long a new worker may take to say it is there (loading its modules on a busy machine) before it counts as stuck. */
+const STARTUP_MS = 60_000;
+
+/** Kills the worker and every tool it started (they share its process group). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
+
 /** The worker process ended while working on a file (a tool crashed it, or it ran out of memory). */
 export class WorkerCrashedError extends Error {}
 
@@ -52,6 +64,8 @@ export class MediaWorker implements MediaOps {
   private stopping = false;
   /** When the current worker was last heard from (any message, or its start). */
   private lastHeard = 0;
+  /** Whether the current worker has said anything yet: starting (loading sharp) may take a while on a busy machine. */
+  private heard = false;
   private watchdog: NodeJS.Timeout | undefined;
   /** A worker silent for this long while it holds work is stuck (its event loop or a native call): it is replaced. */
   private readonly silentMs: number;
@@ -92,7 +106,7 @@ export class MediaWorker implements MediaOps {
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.send(child, { type: 'stop' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const timer = setTimeout(() => killGroup(child), graceMs);
     await exited;
     clearTimeout(timer);
   }
@@ -122,10 +136,10 @@ export class MediaWorker implements MediaOps {
   private checkAlive(): void {
     const child = this.child;
     if (!child || ![...this.pending.values()].some((p) => p.child === child)) return;
-    if (Date.now() - this.lastHeard < this.silentMs) return;
+    if (Date.now() - this.lastHeard < (this.heard ? this.silentMs : Math.max(this.silentMs, STARTUP_MS))) return;
     log.warn(`The media worker has not answered for ${Math.round(this.silentMs / 1000)} s: it is replaced`);
     this.silenced.add(child);
-    child.kill('SIGKILL');
+    killGroup(child);
   }
 
   /** Workers killed for their silence: what they held ran past its time. */
@@ -142,7 +156,8 @@ export class MediaWorker implements MediaOps {
     // Two malloc arenas: libvips allocates and frees large pixel buffers from several threads, and
     // glibc's default of one arena per thread would keep hundreds of MiB it no longer uses.
     const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
-    const child = fork(file, [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    // A process group of its own: a worker killed because it stopped answering takes its tools with it.
+    const child = fork(file, [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true });
     this.child = child;
     if (child.pid) {
       try {
@@ -152,8 +167,12 @@ export class MediaWorker implements MediaOps {
       }
     }
     this.lastHeard = Date.now();
+    this.heard = false;
     child.on('message', (m: FromWorker) => {
-      if (this.child === child) this.lastHeard = Date.now();
+      if (this.child === child) {
+        this.lastHeard = Date.now();
+        this.heard = true;
+      }
       if (m.type === 'ready' || m.type === 'alive') return;
       const p = this.pending.get(m.id);
       if (!p) return;
