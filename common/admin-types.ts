@@ -4,7 +4,7 @@
  * importers may keep naming api-types.ts.
  */
 
-import type { ActivityType, PhotoStatus, Role } from './api-types.js';
+import type { ActivityType, PhotoStatus, Role, ToolName } from './api-types.js';
 
 // ---- Signing in (SPEC §5, §6) ----
 
@@ -97,6 +97,8 @@ export interface AdminPhoto {
   status: PhotoStatus;
   processing_error: string | null;
   approved_at: string | null;
+  /** Still processing because this tool is not installed: the file waits for it. */
+  waiting_for: ToolName | null;
 }
 
 /** Paging of the admin photo list (page based). */
@@ -197,6 +199,15 @@ export interface Dashboard {
   /** The guests who shared the most, by the name they gave. */
   top_contributors: UploaderCount[];
   user_permissions: Permissions;
+  /** Tools processing needs that are not installed, and how many files wait for each. */
+  missing_tools: MissingTool[];
+}
+
+/** A tool that is not installed: what cannot be prepared without it, and how many files wait. */
+export interface MissingTool {
+  tool: ToolName;
+  needed_for: 'videos' | 'heic';
+  waiting_files: number;
 }
 
 export type DashboardResponse = Dashboard & { success: true };

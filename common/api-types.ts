@@ -33,6 +33,8 @@ export interface ApiError {
 export type Role = 'family' | 'bride' | 'groom' | 'admin';
 export type PhotoStatus = 'processing' | 'complete' | 'error';
 export type ActivityType = 'upload' | 'login' | 'approval' | 'user_created' | 'other';
+/** The command-line tools processing needs: ffmpeg and ffprobe for videos, heif-convert for iPhone HEIC photos. */
+export type ToolName = 'ffmpeg' | 'ffprobe' | 'heif-convert';
 
 // The admin screens' types live in admin-types.ts; named here too so importers need not change.
 export type {
@@ -56,6 +58,7 @@ export type {
   DashboardStats,
   ActivityItem,
   Dashboard,
+  MissingTool,
   DashboardResponse,
 } from './admin-types.js';
 

@@ -33,6 +33,8 @@ export interface Config {
   readonly processingConcurrency: number;
   /** "Regenerate all thumbnails" answers after at most this long while the work goes on (REGENERATE_ANSWER_S). */
   readonly regenerateAnswerMs: number;
+  /** Each step of processing is stopped after this long (a re-encode gets 30 s more per second of video) (PROCESSING_TIME_LIMIT_S). */
+  readonly processingStepMs: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
 }
 
@@ -150,6 +152,7 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
 
   const processingConcurrency = int('PROCESSING_CONCURRENCY', Math.max(1, defaults.cores ?? 2), 1, 64);
   const regenerateAnswerS = int('REGENERATE_ANSWER_S', 60, 1, 3600);
+  const processingStepS = int('PROCESSING_TIME_LIMIT_S', 120, 1, 86400);
 
   const level = (text('LOG_LEVEL') ?? 'info').toLowerCase();
   const levels = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -180,6 +183,7 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     ffprobePath,
     processingConcurrency,
     regenerateAnswerMs: regenerateAnswerS * 1000,
+    processingStepMs: processingStepS * 1000,
     logLevel: level as Config['logLevel'],
   });
 }
@@ -207,6 +211,7 @@ export function describeConfig(c: Config): Record<string, unknown> {
     FFPROBE_PATH: c.ffprobePath,
     PROCESSING_CONCURRENCY: c.processingConcurrency,
     REGENERATE_ANSWER_S: c.regenerateAnswerMs / 1000,
+    PROCESSING_TIME_LIMIT_S: c.processingStepMs / 1000,
     LOG_LEVEL: c.logLevel,
   };
 }

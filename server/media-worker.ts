@@ -3,40 +3,84 @@
 // process then only answers requests: a backlog of photos cannot take its thread pool, its
 // event loop (spawning a tool from a large process blocks it) or its share of the cores.
 // Protocol: server/processing/worker-protocol.ts.
+import type { Pausable } from './processing/ffmpeg.js';
+import { StepTimeoutError } from './processing/limits.js';
 import { buildDerivatives, encodeWebCopy, type MediaDeps } from './processing/media.js';
 import { rotateOriginal } from './processing/rotate.js';
 import { configureSharp } from './processing/sharp.js';
-import { sendableError, type FromWorker, type ToWorker, type WorkerRequest } from './processing/worker-protocol.js';
+import { sendableError, WORKER_HEARTBEAT_MS, type FromWorker, type ToWorker, type WorkerRequest } from './processing/worker-protocol.js';
 import { log } from './log.js';
 
 let deps: MediaDeps | undefined;
-const running = new Map<number, AbortController>();
+
+interface Running {
+  abort: AbortController;
+  /** The operation's running tool, once there is one (a web copy's encoder). */
+  tool?: Pausable;
+  /** Asked to pause before its tool started: it starts paused. */
+  paused: boolean;
+}
+const running = new Map<number, Running>();
+let leaving = false;
 
 const send = (m: FromWorker) => {
   if (process.connected) process.send!(m);
 };
 
 async function run(req: WorkerRequest, deps: MediaDeps): Promise<void> {
-  const abort = new AbortController();
-  running.set(req.id, abort);
+  const op: Running = { abort: new AbortController(), paused: false };
+  running.set(req.id, op);
+  const stepMs = deps.tools.stepMs;
   try {
     const value =
       req.op === 'derivatives'
         ? await buildDerivatives(deps, req.photo)
         : req.op === 'webCopy'
-          ? await encodeWebCopy(deps, req.photo, abort.signal)
-          : await rotateOriginal(deps.paths, req.photo, req.degrees ?? 90);
+          ? await encodeWebCopy(deps, req.photo, {
+              signal: op.abort.signal,
+              onStart: (tool) => {
+                op.tool = tool;
+                if (op.paused) tool.pause();
+              },
+              onProgress: throttled((seconds) => send({ type: 'progress', id: req.id, seconds })),
+            })
+          : await rotateOriginal(deps.paths, req.photo, req.degrees ?? 90, stepMs);
     send({ type: 'done', id: req.id, value });
   } catch (e) {
-    send({ type: 'failed', id: req.id, error: sendableError(e, abort.signal.aborted) });
+    if (leaving) return; // answered already (see replace)
+    send({ type: 'failed', id: req.id, error: sendableError(e, op.abort.signal.aborted) });
+    // sharp or exifr ran past its limit: that work may still hold this process's threads.
+    if (e instanceof StepTimeoutError && e.inProcess) replace(req.id);
   } finally {
     running.delete(req.id);
   }
 }
 
+/** At most one report every 2 s. */
+function throttled(report: (seconds: number) => void): (seconds: number) => void {
+  let last = 0;
+  return (seconds) => {
+    if (Date.now() - last < 2000) return;
+    last = Date.now();
+    report(seconds);
+  };
+}
+
+/**
+ * Leaves so that a fresh worker takes over: the operations still under way are answered as a
+ * machine failure (tried again without spending an attempt; the file was not to blame).
+ */
+function replace(culprit: number): void {
+  leaving = true;
+  for (const id of running.keys()) {
+    if (id !== culprit) send({ type: 'failed', id, error: { kind: 'machine', message: 'The processing was restarted while working on this file.' } });
+  }
+  leave();
+}
+
 /** Kills every tool under way (their spawn carries the signal) and leaves. */
 function leave(): void {
-  for (const abort of running.values()) abort.abort();
+  for (const op of running.values()) op.abort.abort();
   setTimeout(() => process.exit(0), 200).unref();
 }
 
@@ -52,13 +96,24 @@ process.on('message', (m: ToWorker) => {
       void run(m, deps);
       return;
     case 'cancel':
-      running.get(m.id)?.abort();
+      running.get(m.id)?.abort.abort();
       return;
+    case 'pause':
+    case 'resume': {
+      const op = running.get(m.id);
+      if (!op) return;
+      op.paused = m.type === 'pause';
+      if (op.paused) op.tool?.pause();
+      else op.tool?.resume();
+      return;
+    }
     case 'stop':
       leave();
       return;
   }
 });
+// The server hears from this process while its event loop turns; one that stops is replaced.
+setInterval(() => send({ type: 'alive' }), WORKER_HEARTBEAT_MS).unref();
 // The server went away (stopped, or killed): no tool it started may run on without it.
 process.on('disconnect', leave);
 // Ctrl-C reaches the whole process group; the server decides when the worker stops, after the

@@ -18,6 +18,7 @@ async function main(): Promise<void> {
   const when = result.manifest ? ` made ${result.manifest.created_at}` : '';
   process.stdout.write(
     `Restored the backup${when} into ${result.dataDir}: ${result.photos} photos and videos, ${result.files} files checked.\n` +
+      (result.rebuilt ? `  The thumbnails or web copies of ${result.rebuilt} of them were not in the archive: the site makes them again when it starts.\n` : '') +
       'Start the site as usual; it picks up from there.\n',
   );
 }

@@ -87,7 +87,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const sqlite = openSqlite(paths.database);
   // Migrations run first, on this connection alone. From then on it only reads (query_only):
   // every write goes to the writer thread's connection, off the event loop (db/writer.ts).
-  const applied = await migrateToLatest(createKysely(sqlite));
+  const applied = await migrateToLatest(sqlite);
   if (applied.length) log.info(`Database migrated: ${applied.join(', ')}`);
   sqlite.exec('PRAGMA query_only = ON');
   const writer = new DatabaseWriter({ file: paths.database });
@@ -110,7 +110,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     createSettingsModule({ settings }),
     createUploadsModule({ config, paths, db, settings, processing, storage }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
-    createDashboardModule({ config, disk, db, users }),
+    createDashboardModule({ config, disk, db, users, processing }),
     createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),

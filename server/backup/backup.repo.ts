@@ -1,4 +1,4 @@
-import { openDatabase } from '../db/open.js';
+import { openDatabase, type Sqlite } from '../db/open.js';
 
 // All of the backup's SQL. Each step opens its own connection to a database file (the live
 // one only to copy it), so the running server's connection and writers are never involved.
@@ -21,12 +21,21 @@ export async function snapshotDatabase(liveFile: string, dest: string): Promise<
   }
 }
 
+export type DerivativeColumn = 'thumb_path' | 'display_path';
+
+/** A derivative the copy names: a photo's thumbnail, display image or web copy. */
+export interface NamedDerivative {
+  id: string;
+  column: DerivativeColumn;
+  path: string;
+}
+
 /**
- * Lists the originals the copy refers to. Partial chunked uploads are not archived
- * (media/incoming is left out), so their bookkeeping rows go: after a restore such a client
- * starts that file again instead of being told to resume bytes that are not there.
+ * Lists the originals and derivatives the copy refers to. Partial chunked uploads are not
+ * archived (media/incoming is left out), so their bookkeeping rows go: after a restore such a
+ * client starts that file again instead of being told to resume bytes that are not there.
  */
-export function prepareSnapshot(file: string): { id: string; path: string }[] {
+export function prepareSnapshot(file: string): { photos: { id: string; path: string }[]; derivatives: NamedDerivative[] } {
   const db = openDatabase(file, { fileMustExist: true });
   try {
     const tables = new Set(
@@ -38,7 +47,8 @@ export function prepareSnapshot(file: string): { id: string; path: string }[] {
     if (tables.has('uploads')) db.prepare(`DELETE FROM uploads WHERE status <> 'complete'`).run();
     // Live session ids would let whoever holds the archive act as a signed-in admin.
     if (tables.has('sessions')) db.prepare('DELETE FROM sessions').run();
-    return db.prepare('SELECT id, stored_path AS path FROM photos ORDER BY upload_timestamp, id').all() as { id: string; path: string }[];
+    const photos = db.prepare('SELECT id, stored_path AS path FROM photos ORDER BY upload_timestamp, id').all() as { id: string; path: string }[];
+    return { photos, derivatives: namedDerivatives(db) };
   } finally {
     db.close();
   }
@@ -50,12 +60,15 @@ export function prepareSnapshot(file: string): { id: string; path: string }[] {
  * and makes the copy one file without -wal/-shm companions, so `tar xzf` alone gives a
  * working folder.
  */
-export function sealSnapshot(file: string, dropPhotoIds: string[]): Record<string, number> {
+export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id: string; column: DerivativeColumn }[] = []): Record<string, number> {
   const db = openDatabase(file, { fileMustExist: true });
   try {
     db.exec('PRAGMA foreign_keys = ON'); // jobs of a dropped photo go with it
     const drop = db.prepare('DELETE FROM photos WHERE id = ?');
-    db.transaction(() => dropPhotoIds.forEach((id) => drop.run(id)))();
+    db.transaction(() => {
+      dropPhotoIds.forEach((id) => drop.run(id));
+      rebuildAfterRestore(db, rebuild);
+    })();
     const tables = new Set(
       (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name),
     );
@@ -67,6 +80,46 @@ export function sealSnapshot(file: string, dropPhotoIds: string[]): Record<strin
     return counts;
   } finally {
     db.close();
+  }
+}
+
+function namedDerivatives(db: Sqlite): NamedDerivative[] {
+  return db
+    .prepare(
+      `SELECT id, 'thumb_path' AS "column", thumb_path AS path FROM photos WHERE thumb_path IS NOT NULL
+       UNION ALL SELECT id, 'display_path', display_path FROM photos WHERE display_path IS NOT NULL`,
+    )
+    .all() as NamedDerivative[];
+}
+
+/**
+ * A restore's database names derivatives the archive does not hold (an archive from before
+ * backups checked them): they are made again at the site's first start. Returns how many photos.
+ */
+export function rebuildMissingDerivatives(file: string, held: (name: string) => boolean): number {
+  const db = openDatabase(file, { fileMustExist: true });
+  try {
+    const lost = namedDerivatives(db).filter((d) => !held(d.path.replace(/\\/g, '/')));
+    db.transaction(() => rebuildAfterRestore(db, lost))();
+    return new Set(lost.map((d) => d.id)).size;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * Derivatives the archive could not hold (replaced again and again while the backup ran): the
+ * copy stops naming them and gets a processing job per photo, so the restored site makes them
+ * again at its first start (a video without its web copy waits, unlisted, until it is re-made).
+ */
+function rebuildAfterRestore(db: Sqlite, rebuild: { id: string; column: DerivativeColumn }[]): void {
+  const now = Date.now();
+  for (const { id, column } of rebuild) db.prepare(`UPDATE photos SET ${column === 'thumb_path' ? 'thumb_path' : 'display_path'} = NULL WHERE id = ?`).run(id);
+  for (const id of new Set(rebuild.map((r) => r.id))) {
+    db.prepare(
+      `INSERT INTO jobs (type, photo_id, payload, idempotency_key, max_attempts, run_after, created_at, updated_at)
+       SELECT 'process-media', id, json_object('photoId', id), 'restore-rebuild:' || id || ':' || ?, 3, ?, ?, ? FROM photos WHERE id = ?`,
+    ).run(now, now, now, now, id);
   }
 }
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TarArchive } from 'archiver';
-import { dataPaths } from '../context.js';
+import { dataPaths, type DataPaths } from '../context.js';
 import { prepareSnapshot, sealSnapshot, snapshotDatabase } from './backup.repo.js';
 
 export const MANIFEST_NAME = 'backup-manifest.json';
@@ -54,11 +54,13 @@ function walkFiles(dir: string, rel: string, out: string[]): void {
   }
 }
 
-/** A relative path that stays inside DATA_DIR's media/originals, or undefined. */
-function originalName(stored: string): string | undefined {
+/** A relative path that stays inside DATA_DIR's `under` folder, or undefined. */
+function storedName(stored: string, under: string): string | undefined {
   const norm = path.posix.normalize(stored.replace(/\\/g, '/'));
-  return norm.startsWith('media/originals/') && !norm.includes('..') ? norm : undefined;
+  return norm.startsWith(under) && !norm.includes('..') ? norm : undefined;
 }
+
+const originalName = (stored: string) => storedName(stored, 'media/originals/');
 
 /**
  * Pins what the archive will hold: files are hard-linked into `stage` right away, so a photo
@@ -91,6 +93,55 @@ function pin(root: string, stage: string, names: string[]): { files: FileToArchi
     else missing.push(name);
   }
   return { files, missing };
+}
+
+/** Snapshots taken, at most, before derivatives still missing are left for the restored site to rebuild. */
+const SNAPSHOT_ROUNDS = 3;
+
+/**
+ * Takes the database snapshot and pins the files it names: every original, and every thumbnail,
+ * display image and web copy. A derivative can be replaced (a regenerate, a rotation, a web copy
+ * finished) between the snapshot and the pinning, and the snapshot would then name a file the
+ * archive does not hold: then a new snapshot is taken (files pinned so far stay pinned) until
+ * every named derivative is held. Should one still be missing after SNAPSHOT_ROUNDS, its photo
+ * is listed in `rebuild`: the archive's database gets a job that makes it again after a restore.
+ * `afterSnapshot` runs right after each snapshot (tests change files there).
+ */
+async function snapshotWithFiles(paths: DataPaths, stage: string, dbCopy: string, afterSnapshot?: () => Promise<void>) {
+  const held = new Map<string, FileToArchive>();
+  const pinMissing = (names: string[]) => {
+    const { files, missing } = pin(paths.root, stage, names.filter((n) => !held.has(n)));
+    for (const f of files) held.set(f.name, f);
+    return missing;
+  };
+  for (let round = 1; ; round++) {
+    for (const f of [dbCopy, `${dbCopy}-wal`, `${dbCopy}-shm`]) fs.rmSync(f, { force: true });
+    await snapshotDatabase(paths.database, dbCopy);
+    await afterSnapshot?.();
+    const { photos, derivatives } = prepareSnapshot(dbCopy);
+    const originals = photos.map((o) => ({ id: o.id, name: originalName(o.path) }));
+    const missingOriginals = new Set(pinMissing(originals.flatMap((o) => (o.name ? [o.name] : []))));
+    if (round === 1) {
+      // Every derivative there is (as before): what the snapshot names is checked next.
+      const present: string[] = [];
+      walkFiles(paths.derived, 'media/derived', present);
+      pinMissing(present);
+    }
+    const named = derivatives.map((d) => ({ ...d, name: storedName(d.path, 'media/derived/') }));
+    pinMissing(named.flatMap((d) => (d.name ? [d.name] : [])));
+    const lost = named.filter((d) => !d.name || !held.has(d.name));
+    if (lost.length && round < SNAPSHOT_ROUNDS) continue;
+    const dropped = originals.filter((o) => !o.name || missingOriginals.has(o.name)).map((o) => o.id);
+    // Originals of the last snapshot only: one pinned for a photo deleted since must not come back.
+    const isOriginal = new Set(originals.flatMap((o) => (o.name ? [o.name] : [])));
+    const all = [...held.values()];
+    return {
+      originals: all.filter((f) => isOriginal.has(f.name)),
+      derived: all.filter((f) => f.name.startsWith('media/derived/')),
+      dropped,
+      rebuild: lost.map((d) => ({ id: d.id, column: d.column })),
+    };
+  }
 }
 
 const STAGE_PREFIX = '.backup-';
@@ -154,7 +205,7 @@ function appendBuffer(archive: TarArchive, name: string, body: Buffer): void {
  * original the snapshot lists, the derivatives, a manifest and SHA256SUMS. The archive appears
  * under its final name only when complete.
  */
-export async function createBackup(opts: { dataDir: string; archive?: string; now?: Date; signal?: AbortSignal }): Promise<BackupResult> {
+export async function createBackup(opts: { dataDir: string; archive?: string; now?: Date; signal?: AbortSignal; afterSnapshot?: () => Promise<void> }): Promise<BackupResult> {
   const paths = dataPaths(path.resolve(opts.dataDir));
   if (!fs.existsSync(paths.database)) throw new Error(`No database at ${paths.database}: is DATA_DIR right?`);
   const archivePath = path.resolve(opts.archive ?? defaultArchivePath(paths.root, opts.now));
@@ -165,15 +216,8 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
   const stage = fs.mkdtempSync(path.join(paths.root, STAGE_PREFIX));
   try {
     const dbCopy = path.join(stage, DB_NAME);
-    await snapshotDatabase(paths.database, dbCopy);
-    const originals = prepareSnapshot(dbCopy).map((o) => ({ id: o.id, name: originalName(o.path) }));
-    const pinnedOriginals = pin(paths.root, stage, originals.flatMap((o) => (o.name ? [o.name] : [])));
-    const derivedNames: string[] = [];
-    walkFiles(paths.derived, 'media/derived', derivedNames);
-    const pinnedDerived = pin(paths.root, stage, derivedNames);
-    const missingNames = new Set(pinnedOriginals.missing);
-    const dropped = originals.filter((o) => !o.name || missingNames.has(o.name)).map((o) => o.id);
-    const counts = sealSnapshot(dbCopy, dropped);
+    const { originals, derived, dropped, rebuild } = await snapshotWithFiles(paths, stage, dbCopy, opts.afterSnapshot);
+    const counts = sealSnapshot(dbCopy, dropped, rebuild);
 
     const archive = new TarArchive({ gzip: true, gzipOptions: { level: 1 } }); // photos and videos do not compress: favour speed
     // Readable by its owner only: it holds every guest's originals and the accounts' password hashes.
@@ -189,14 +233,14 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
     try {
       // No session secret (nor session rows, see prepareSnapshot): an archive cannot sign anyone in.
       await add({ name: DB_NAME, source: dbCopy });
-      for (const f of pinnedOriginals.files) await add(f);
-      for (const f of pinnedDerived.files) await add(f);
+      for (const f of originals) await add(f);
+      for (const f of derived) await add(f);
       const manifest: BackupManifest = {
         app: 'wedding-photos',
         format: 1,
         created_at: (opts.now ?? new Date()).toISOString(),
         counts,
-        files: { originals: pinnedOriginals.files.length, derived: pinnedDerived.files.length, bytes },
+        files: { originals: originals.length, derived: derived.length, bytes },
         dropped_photos: dropped,
       };
       appendBuffer(archive, MANIFEST_NAME, Buffer.from(JSON.stringify(manifest, null, 2) + '\n'));

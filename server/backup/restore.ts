@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { DB_NAME, MANIFEST_NAME, SUMS_NAME, type BackupManifest } from './create.js';
-import { clearSessions, listOriginals } from './backup.repo.js';
+import { clearSessions, listOriginals, rebuildMissingDerivatives } from './backup.repo.js';
 import { recoverInterruptedRestore, STAGE_PREFIX, swapIn } from './swap.js';
 import { readTar, TarError } from './tar-reader.js';
 
@@ -20,6 +20,8 @@ export interface RestoreResult {
   manifest: BackupManifest | undefined;
   files: number;
   photos: number;
+  /** Photos whose thumbnails or web copy the archive lacked: made again at the first start. */
+  rebuilt: number;
 }
 
 /** Names in dataDir that make it "not empty" for a restore. */
@@ -129,11 +131,12 @@ export async function restoreBackup(opts: { archive: string; dataDir: string; fo
     // backup may hold some) and no old secret; the server makes a new one at start.
     for (const name of [MANIFEST_NAME, SUMS_NAME, 'session-secret']) fs.rmSync(path.join(stage, name), { force: true });
     clearSessions(path.join(stage, DB_NAME));
+    const rebuilt = rebuildMissingDerivatives(path.join(stage, DB_NAME), (name) => hashes.has(name));
     // A plain tar of a whole data folder may carry old backups or leftovers: keep the target's own.
     const incoming = fs.readdirSync(stage).filter((n) => !IGNORED_WHEN_EMPTY.has(n) && !n.startsWith('.backup-') && !n.startsWith('.restore-'));
     // Only now, with the new site complete and checked, is the old one replaced.
     swapIn(dataDir, stage, incoming, REPLACED);
-    return { dataDir, manifest, files: hashes.size, photos };
+    return { dataDir, manifest, files: hashes.size, photos, rebuilt };
   } finally {
     fs.rmSync(stage, { recursive: true, force: true });
   }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { DB } from '../db/schema.js';
 import type { Module } from '../http/module.js';
+import type { Processing } from '../processing/processing.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { dashboardRouter } from './dashboard.routes.js';
 import { DashboardService } from './dashboard.service.js';
@@ -12,10 +13,11 @@ export interface DashboardModuleDeps {
   disk: DiskUsage;
   db: Kysely<DB>;
   users: UsersService;
+  processing: Pick<Processing, 'missingTools'>;
 }
 
 /** GET /admin/api/dashboard. */
-export function createDashboardModule({ config, disk, db, users }: DashboardModuleDeps): Module {
-  const dashboard = new DashboardService({ disk, db, users, storageLimitBytes: config.storageLimitBytes });
+export function createDashboardModule({ config, disk, db, users, processing }: DashboardModuleDeps): Module {
+  const dashboard = new DashboardService({ disk, db, users, storageLimitBytes: config.storageLimitBytes, missingTools: () => processing.missingTools() });
   return { name: 'dashboard', adminApi: [dashboardRouter(dashboard)] };
 }

@@ -22,4 +22,12 @@ export class DashboardRepo {
       SELECT count(*) AS n FROM photos WHERE julianday(upload_timestamp) >= julianday(${sinceIso})`.execute(this.db);
     return Number(r.rows[0]?.n ?? 0);
   }
+
+  /** Files still processing, by the tools they need: videos (ffmpeg, ffprobe) and HEIC photos (heif-convert). */
+  async processingByKind(): Promise<{ videos: number; heic: number }> {
+    const r = await sql<{ videos: number; heic: number }>`
+      SELECT coalesce(sum(content_type LIKE 'video/%'), 0) AS videos, coalesce(sum(content_type IN ('image/heic', 'image/heif')), 0) AS heic
+      FROM photos WHERE status = 'processing'`.execute(this.db);
+    return { videos: Number(r.rows[0]?.videos ?? 0), heic: Number(r.rows[0]?.heic ?? 0) };
+  }
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dashboard } from '../../common/api-types.js';
+import type { Dashboard, MissingTool, ToolName } from '../../common/api-types.js';
 import { latestActivity } from '../activity/activity.repo.js';
 import type { AuthUser } from '../auth/permissions.js';
 import type { DB } from '../db/schema.js';
@@ -41,6 +41,8 @@ export interface DashboardDeps {
   users: UsersService;
   /** STORAGE_LIMIT_GB in bytes; undefined: the size of the filesystem holding DATA_DIR. */
   storageLimitBytes: number | undefined;
+  /** Tools processing needs that are not installed. */
+  missingTools: () => readonly ToolName[];
 }
 
 /** The admin dashboard: counts, trend, cameras, disk use, activity, newest photos, user statistics. */
@@ -59,7 +61,8 @@ export class DashboardService {
   async build(user: AuthUser, now = new Date(), lang = 'en'): Promise<Dashboard> {
     const days = lastDays(TREND_DAYS, now);
     const weekAgo = new Date(now.getTime() - RECENT_DAYS * DAY_MS).toISOString();
-    const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats, contributors] = await Promise.all([
+    const missing = this.deps.missingTools();
+    const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats, contributors, missingTools] = await Promise.all([
       this.photos.totals(),
       this.repo.countSince(weekAgo),
       this.repo.uploadsPerDay(`${days[0]}T00:00:00Z`),
@@ -70,6 +73,7 @@ export class DashboardService {
       this.photos.listAdmin('all', RECENT_PHOTOS, 0),
       user.permissions.can_manage_users ? this.deps.users.stats() : undefined,
       this.guests.uploaders(TOP_CONTRIBUTORS),
+      this.missing(missing),
     ]);
     return {
       stats: {
@@ -87,9 +91,20 @@ export class DashboardService {
         camera_stats: topCameras(camerasByName(cameraRows)),
       },
       recent_activity: activity,
-      recent_photos: newest.map(photoRowToAdminPhoto),
+      recent_photos: newest.map((r) => photoRowToAdminPhoto(r, missing)),
       top_contributors: contributors,
       user_permissions: user.permissions,
+      missing_tools: missingTools,
     };
+  }
+
+  /** Each missing tool with what cannot be prepared without it and how many files wait for it. */
+  private async missing(tools: readonly ToolName[]): Promise<MissingTool[]> {
+    if (!tools.length) return [];
+    const waiting = await this.repo.processingByKind();
+    return tools.map((tool) => {
+      const needed_for = tool === 'heif-convert' ? 'heic' : 'videos';
+      return { tool, needed_for, waiting_files: waiting[needed_for] };
+    });
   }
 }

@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, SqliteAdapter, SqliteDialect, SqliteDriver, type DatabaseConnection, type Migration, type MigrationProvider } from 'kysely';
+import type { Sqlite } from './open.js';
 import * as m0001 from './migrations/2026-11-22-0001-initial.js';
 import * as m0002 from './migrations/2026-11-22-0002-photos-gallery-order.js';
 import * as m0003 from './migrations/2026-11-22-0003-gallery-version.js';
@@ -11,7 +12,7 @@ import * as m0010 from './migrations/2026-11-22-0010-recovered-photos.js';
 
 // An explicit map (not a folder scan) so the migrations survive bundling.
 // Add new files here in order; never edit one that has shipped.
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0001-initial': m0001,
   '2026-11-22-0002-photos-gallery-order': m0002,
   '2026-11-22-0003-gallery-version': m0003,
@@ -23,10 +24,50 @@ const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0010-recovered-photos': m0010,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+/**
+ * Kysely's SQLite adapter says SQLite has no transactional DDL, so its Migrator runs each
+ * statement on its own: a failure or a kill half-way through an upgrade left added columns
+ * behind without the migration recorded, and every later start failed on "duplicate column
+ * name". SQLite does roll back CREATE, ALTER and DROP with the transaction, so here the
+ * Migrator runs every pending migration and its row in kysely_migration in one transaction:
+ * an upgrade lands whole or not at all, and the next start tries it again.
+ *
+ * Inside that transaction `PRAGMA foreign_keys` cannot change (SQLite ignores it there): a
+ * migration that rebuilds a table uses `PRAGMA defer_foreign_keys = ON` instead.
+ */
+class AtomicMigrationAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
 
-export async function migrateToLatest(db: Kysely<any>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider });
+/** BEGIN IMMEDIATE: the upgrade takes the write lock at once (waiting busy_timeout for it), never half-way. */
+class ImmediateDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class MigrationDialect extends SqliteDialect {
+  constructor(private readonly sqlite: Sqlite) {
+    super({ database: sqlite });
+  }
+  override createAdapter() {
+    return new AtomicMigrationAdapter();
+  }
+  override createDriver() {
+    return new ImmediateDriver({ database: this.sqlite });
+  }
+}
+
+/**
+ * Brings the database on `sqlite` up to date, all pending migrations in one transaction (see
+ * above), on that connection alone: the server runs this before its writer thread starts.
+ * Returns the names of the migrations applied.
+ */
+export async function migrateToLatest(sqlite: Sqlite, migrations: Record<string, Migration> = MIGRATIONS): Promise<string[]> {
+  const provider: MigrationProvider = { getMigrations: async () => migrations };
+  const migrator = new Migrator({ db: new Kysely<unknown>({ dialect: new MigrationDialect(sqlite) }), provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -1,5 +1,6 @@
-import type { AdminPhoto, GalleryItem } from '../../common/api-types.js';
+import type { AdminPhoto, GalleryItem, ToolName } from '../../common/api-types.js';
 import type { PhotoRow } from '../db/schema.js';
+import { toolsNeededBy } from '../processing/tools.js';
 
 // The API shapes are declared once, for server and client, in common/api-types.ts.
 export type { AdminPhoto, GalleryItem } from '../../common/api-types.js';
@@ -58,7 +59,8 @@ export const photoRowToGalleryItem = (r: GalleryRow, moment: string | null): Gal
 /** Guests see who shared a photo only while the couple's show_uploader_names setting is on. */
 export const withUploaderName = (item: GalleryItem, show: boolean): GalleryItem => (show || item.uploader_name === null ? item : { ...item, uploader_name: null });
 
-export const photoRowToAdminPhoto = (r: PhotoRow): AdminPhoto => ({
+/** `missing`: tools not installed; a photo still processing that needs one is waiting for it. */
+export const photoRowToAdminPhoto = (r: PhotoRow, missing: readonly ToolName[] = []): AdminPhoto => ({
   id: r.id,
   original_filename: r.original_filename,
   thumbnail_url: thumbnailUrl(r),
@@ -77,6 +79,7 @@ export const photoRowToAdminPhoto = (r: PhotoRow): AdminPhoto => ({
   status: r.status,
   processing_error: r.processing_error,
   approved_at: r.approved_at,
+  waiting_for: (r.status === 'processing' && toolsNeededBy(r.content_type).find((t) => missing.includes(t))) || null,
 });
 
 /**

@@ -104,9 +104,13 @@ export class PhotosService {
     ]);
     const pages = Math.ceil(total / perPage);
     return {
-      photos: rows.map(photoRowToAdminPhoto),
+      photos: rows.map((r) => photoRowToAdminPhoto(r, this.deps.processing.missingTools())),
       pagination: { page, per_page: perPage, pages, total, has_prev: page > 1, has_next: page < pages },
     };
+  }
+
+  private toAdmin(row: PhotoRow): AdminPhoto {
+    return photoRowToAdminPhoto(row, this.deps.processing.missingTools());
   }
 
   /** The stored row, or undefined (media routes answer an unknown id their own way). */
@@ -124,7 +128,7 @@ export class PhotosService {
     const row = await this.get(id);
     const [changed] = await this.repo.setVisibleMany([row.id], visible, new Date().toISOString());
     if (changed) await this.announce([changed], visible, userName(user));
-    return photoRowToAdminPhoto(changed ?? (await this.get(id)));
+    return this.toAdmin(changed ?? (await this.get(id)));
   }
 
   async toggle(id: string, user: AuthUser): Promise<AdminPhoto> {
@@ -206,13 +210,13 @@ export class PhotosService {
     const row = await this.get(id);
     if (isVideo(row)) throw invalid('errors.photos.video_rotate');
     await this.deps.processing.rotate(row.id, degrees);
-    return photoRowToAdminPhoto(await this.get(id));
+    return this.toAdmin(await this.get(id));
   }
 
   async regenerate(id: string): Promise<AdminPhoto> {
     const row = await this.get(id);
     await this.deps.processing.regenerate(row.id);
-    return photoRowToAdminPhoto(await this.get(id));
+    return this.toAdmin(await this.get(id));
   }
 
   /** Every photo's derivatives rebuilt, one job after another in the processing queue (running: still going on). */

@@ -1,10 +1,17 @@
 import { spawn } from 'node:child_process';
+import fs from 'node:fs/promises';
 import { MachineFailure } from './failures.js';
+import { copyLimitMs, DEFAULT_STEP_LIMIT_MS, lowPriorityLimitMs, StepTimeoutError, tookTooLong } from './limits.js';
+import { toolInstalled, ToolMissingError, type ToolName } from './tools.js';
 
 export interface VideoTools {
   ffmpegPath: string;
   ffprobePath: string;
+  /** Each step's time limit (PROCESSING_TIME_LIMIT_S); DEFAULT_STEP_LIMIT_MS when not given. */
+  stepMs?: number;
 }
+
+const stepOf = (tools: VideoTools) => tools.stepMs ?? DEFAULT_STEP_LIMIT_MS;
 
 export interface VideoFacts {
   duration: number | null;
@@ -27,39 +34,91 @@ export interface VideoFacts {
   audioCodec: string | null;
 }
 
+/** Stops and continues a running tool (SIGSTOP/SIGCONT); its time limit does not run meanwhile. */
+export interface Pausable {
+  pause(): void;
+  resume(): void;
+}
+
 export interface RunOptions {
+  /** The step's limit: past it the tool is killed and the step fails with StepTimeoutError. */
   timeoutMs?: number;
   /** Kills the tool (the server is stopping). */
   signal?: AbortSignal;
+  /** What the time-limit message calls the step (default: the command). */
+  name?: string;
+  /** Receives stdout as it comes instead of collecting it. */
+  onOutput?: (chunk: Buffer) => void;
+  /** Called once the tool runs, with its pause and resume. */
+  onStart?: (p: Pausable) => void;
 }
 
 /** Runs a tool without a shell; resolves with stdout, rejects with the tail of stderr. */
-export function run(cmd: string, args: string[], { timeoutMs = 10 * 60_000, signal }: RunOptions = {}): Promise<Buffer> {
+export function run(cmd: string, args: string[], { timeoutMs = 10 * 60_000, signal, name = cmd, onOutput, onStart }: RunOptions = {}): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], signal, killSignal: 'SIGKILL' });
     const out: Buffer[] = [];
     let err = '';
     let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      child.kill('SIGKILL');
-    }, timeoutMs);
-    child.stdout.on('data', (d: Buffer) => out.push(d));
+    let ended = false;
+    // The limit counts running time only: a paused tool keeps the rest of it.
+    let left = timeoutMs;
+    let since = Date.now();
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      since = Date.now();
+      timer = setTimeout(() => {
+        timedOut = true;
+        child.kill('SIGKILL');
+      }, Math.max(0, left));
+    };
+    arm();
+    onStart?.({
+      pause() {
+        if (ended || !timer) return;
+        clearTimeout(timer);
+        timer = undefined;
+        left -= Date.now() - since;
+        child.kill('SIGSTOP');
+      },
+      resume() {
+        if (ended || timer) return;
+        child.kill('SIGCONT');
+        arm();
+      },
+    });
+    const finish = () => {
+      ended = true;
+      clearTimeout(timer);
+    };
+    child.stdout.on('data', (d: Buffer) => (onOutput ? onOutput(d) : out.push(d)));
     child.stderr.on('data', (d: Buffer) => {
       err = (err + d.toString()).slice(-2000);
     });
     child.on('error', (e) => {
-      clearTimeout(timer);
+      finish();
       // A tool that cannot start (missing, or no descriptors left) says nothing about the file.
       reject(e.name === 'AbortError' ? e : new MachineFailure(`${cmd} could not be started: ${e.message}`));
     });
     child.on('close', (code, sig) => {
-      clearTimeout(timer);
+      finish();
       if (code === 0) resolve(Buffer.concat(out));
-      else if (timedOut) reject(new Error(`${cmd} took longer than ${Math.round(timeoutMs / 1000)} s and was stopped`));
-      else reject(new Error(`${cmd} failed (${sig ?? `exit ${code}`}): ${err.trim().split('\n').slice(-3).join(' | ')}`));
+      else if (timedOut) reject(new StepTimeoutError(tookTooLong(name, timeoutMs)));
+      else reject(new Error(`${name} failed (${sig ?? `exit ${code}`}): ${err.trim().split('\n').slice(-3).join(' | ')}`));
     });
   });
+}
+
+/**
+ * Runs one of the processing tools: ToolMissingError when it is not installed (checked first,
+ * since through `nice` a missing tool is only an exit code), else `run`, at the lowest CPU
+ * priority when `nice`.
+ */
+export function runTool(tool: ToolName, toolPath: string, args: string[], opts: RunOptions & { nice?: boolean } = {}): Promise<Buffer> {
+  if (!toolInstalled(toolPath)) return Promise.reject(new ToolMissingError(tool));
+  const { nice, ...rest } = opts;
+  const named = { name: tool, ...rest };
+  return nice ? run('nice', ['-n', '19', toolPath, ...args], named) : run(toolPath, args, named);
 }
 
 const tag = (tags: Record<string, string> | undefined, ...names: string[]): string | null => {
@@ -71,7 +130,7 @@ const tag = (tags: Record<string, string> | undefined, ...names: string[]): stri
 };
 
 export async function probeVideo(tools: VideoTools, file: string): Promise<VideoFacts> {
-  const out = await run(tools.ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file]);
+  const out = await runTool('ffprobe', tools.ffprobePath, ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', file], { timeoutMs: stepOf(tools) });
   const info = JSON.parse(out.toString()) as {
     format?: { duration?: string; tags?: Record<string, string> };
     streams?: ({ codec_type?: string; codec_name?: string; pix_fmt?: string; width?: number; height?: number; duration?: string } & ColorTags & {
@@ -120,7 +179,8 @@ interface ColorTags {
  */
 export function posterFrame(tools: VideoTools, file: string, atSeconds: number, filters?: string): Promise<Buffer> {
   const vf = filters ? ['-vf', filters] : [];
-  return run('nice', ['-n', '19', tools.ffmpegPath, '-v', 'error', '-ss', String(atSeconds), '-i', file, '-frames:v', '1', '-an', ...vf, '-f', 'image2pipe', '-c:v', 'png', 'pipe:1']);
+  const args = ['-v', 'error', '-ss', String(atSeconds), '-i', file, '-frames:v', '1', '-an', ...vf, '-f', 'image2pipe', '-c:v', 'png', 'pipe:1'];
+  return runTool('ffmpeg', tools.ffmpegPath, args, { nice: true, timeoutMs: lowPriorityLimitMs(stepOf(tools)) });
 }
 
 /**
@@ -128,9 +188,10 @@ export function posterFrame(tools: VideoTools, file: string, atSeconds: number, 
  * copied, not re-encoded. MP4/MOV get the index at the front so playback starts at once.
  */
 export async function strippedCopy(tools: VideoTools, input: string, output: string, container: 'mp4' | 'mov' | 'avi'): Promise<void> {
+  const { size } = await fs.stat(input);
   const args = ['-v', 'error', '-y', '-i', input, '-map', '0:v:0', '-map', '0:a?', '-map_metadata', '-1', '-map_chapters', '-1', '-c', 'copy', '-fflags', '+bitexact'];
   if (container !== 'avi') args.push('-movflags', '+faststart', '-f', container);
   else args.push('-f', 'avi');
   args.push(output);
-  await run(tools.ffmpegPath, args);
+  await runTool('ffmpeg', tools.ffmpegPath, args, { timeoutMs: copyLimitMs(stepOf(tools), size) });
 }

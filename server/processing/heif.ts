@@ -1,12 +1,10 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { run } from './ffmpeg.js';
+import { runTool } from './ffmpeg.js';
+import { DEFAULT_STEP_LIMIT_MS } from './limits.js';
+import { HEIF_CONVERT } from './tools.js';
 
-/** Debian's libheif command-line decoder (package libheif-examples). */
-export const HEIF_CONVERT = 'heif-convert';
-
-/** Types sharp's prebuilt libvips cannot decode (it has libheif with AV1 only, no HEVC). */
-export const needsHeifDecoder = (contentType: string) => contentType === 'image/heic' || contentType === 'image/heif';
+export { HEIF_CONVERT, needsHeifDecoder } from './tools.js';
 
 /**
  * Decodes a HEIC/HEIF file's primary image into a high-quality JPEG in `workDir` and returns its
@@ -14,10 +12,10 @@ export const needsHeifDecoder = (contentType: string) => contentType === 'image/
  * as displayed; the EXIF it copies into the JPEG still carries the camera's orientation, which
  * must therefore not be applied again. The caller removes `workDir`.
  */
-export async function decodeHeif(input: string, workDir: string): Promise<string> {
+export async function decodeHeif(input: string, workDir: string, stepMs = DEFAULT_STEP_LIMIT_MS): Promise<string> {
   await fs.mkdir(workDir, { recursive: true });
   const out = path.join(workDir, 'decoded.jpg');
-  await run(HEIF_CONVERT, ['--quiet', '-q', '92', input, out], { timeoutMs: 2 * 60_000 });
+  await runTool('heif-convert', HEIF_CONVERT, ['--quiet', '-q', '92', input, out], { timeoutMs: stepMs });
   // A file holding several top-level images gets one output each (decoded-1.jpg, ...): the first is the primary's.
   for (const name of ['decoded.jpg', 'decoded-1.jpg']) {
     const p = path.join(workDir, name);

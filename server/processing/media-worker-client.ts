@@ -4,11 +4,25 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import { log } from '../log.js';
+import { StepTimeoutError } from './limits.js';
 import { QueueStoppedError } from './queue.js';
+import type { WebCopyOptions } from './video.js';
 import { receivedError, type FromWorker, type MediaOps, type Operation, type ToWorker, type WorkerSetup } from './worker-protocol.js';
 
 /** Nice value of the media worker: requests first, processing gets every core nobody else wants. */
 export const WORKER_NICE = 10;
+
+/** How long a new worker may take to say it is there (loading its modules on a busy machine) before it counts as stuck. */
+const STARTUP_MS = 60_000;
+
+/** Kills the worker and every tool it started (they share its process group). */
+function killGroup(child: ChildProcess): void {
+  try {
+    if (child.pid) process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
+}
 
 /** The worker process ended while working on a file (a tool crashed it, or it ran out of memory). */
 export class WorkerCrashedError extends Error {}
@@ -32,7 +46,10 @@ interface Pending {
   child: ChildProcess;
   resolve(value: PhotoUpdate): void;
   reject(error: Error): void;
+  onProgress?: (seconds: number) => void;
 }
+
+type CallOptions = Pick<WebCopyOptions, 'signal' | 'onStart' | 'onProgress'>;
 
 /**
  * The server's side of the media worker (server/media-worker.ts): starts it on first use at
@@ -45,15 +62,24 @@ export class MediaWorker implements MediaOps {
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
   private stopping = false;
+  /** When the current worker was last heard from (any message, or its start). */
+  private lastHeard = 0;
+  /** Whether the current worker has said anything yet: starting (loading sharp) may take a while on a busy machine. */
+  private heard = false;
+  private watchdog: NodeJS.Timeout | undefined;
+  /** A worker silent for this long while it holds work is stuck (its event loop or a native call): it is replaced. */
+  private readonly silentMs: number;
 
-  constructor(private readonly setup: Omit<WorkerSetup, 'type'>) {}
+  constructor(private readonly setup: Omit<WorkerSetup, 'type'>) {
+    this.silentMs = setup.tools.stepMs + 5000;
+  }
 
   derivatives(photo: PhotoRow): Promise<PhotoUpdate> {
     return this.call('derivatives', photo);
   }
 
-  webCopy(photo: PhotoRow, signal?: AbortSignal): Promise<PhotoUpdate> {
-    return this.call('webCopy', photo, undefined, signal);
+  webCopy(photo: PhotoRow, o: CallOptions = {}): Promise<PhotoUpdate> {
+    return this.call('webCopy', photo, undefined, o);
   }
 
   rotate(photo: PhotoRow, degrees: 90 | 180 | 270): Promise<PhotoUpdate> {
@@ -68,25 +94,29 @@ export class MediaWorker implements MediaOps {
   /** Takes operations again after stop(). */
   start(): void {
     this.stopping = false;
+    this.watchdog ??= setInterval(() => this.checkAlive(), 1000).unref();
   }
 
   /** Asks the worker to leave (tools under way are killed); forces it after `graceMs`. */
   async stop(graceMs = 2000): Promise<void> {
     this.stopping = true;
+    clearInterval(this.watchdog);
+    this.watchdog = undefined;
     const child = this.child;
     if (!child || child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
     this.send(child, { type: 'stop' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    const timer = setTimeout(() => killGroup(child), graceMs);
     await exited;
     clearTimeout(timer);
   }
 
-  private call(op: Operation, photo: PhotoRow, degrees?: 90 | 180 | 270, signal?: AbortSignal): Promise<PhotoUpdate> {
+  private call(op: Operation, photo: PhotoRow, degrees?: 90 | 180 | 270, o: CallOptions = {}): Promise<PhotoUpdate> {
     if (this.stopping) return Promise.reject(new QueueStoppedError('The server is shutting down.'));
     const child = this.ensure();
     const id = this.nextId++;
     return new Promise<PhotoUpdate>((resolve, reject) => {
+      const { signal } = o;
       const onAbort = () => this.send(child, { type: 'cancel', id });
       signal?.addEventListener('abort', onAbort, { once: true });
       const done = () => signal?.removeEventListener('abort', onAbort);
@@ -94,10 +124,26 @@ export class MediaWorker implements MediaOps {
         child,
         resolve: (v) => (done(), resolve(v)),
         reject: (e) => (done(), reject(e)),
+        onProgress: o.onProgress,
       });
       this.send(child, { type: 'run', id, op, photo, degrees });
+      // The worker pauses the operation's tool, or starts it paused if it has not started yet.
+      o.onStart?.({ pause: () => this.send(child, { type: 'pause', id }), resume: () => this.send(child, { type: 'resume', id }) });
     });
   }
+
+  /** A worker that holds work and has not been heard from for silentMs is killed; its exit fails that work. */
+  private checkAlive(): void {
+    const child = this.child;
+    if (!child || ![...this.pending.values()].some((p) => p.child === child)) return;
+    if (Date.now() - this.lastHeard < (this.heard ? this.silentMs : Math.max(this.silentMs, STARTUP_MS))) return;
+    log.warn(`The media worker has not answered for ${Math.round(this.silentMs / 1000)} s: it is replaced`);
+    this.silenced.add(child);
+    killGroup(child);
+  }
+
+  /** Workers killed for their silence: what they held ran past its time. */
+  private readonly silenced = new WeakSet<ChildProcess>();
 
   private send(child: ChildProcess, message: ToWorker): void {
     // A worker that has just died: its exit handler fails what was sent.
@@ -110,7 +156,8 @@ export class MediaWorker implements MediaOps {
     // Two malloc arenas: libvips allocates and frees large pixel buffers from several threads, and
     // glibc's default of one arena per thread would keep hundreds of MiB it no longer uses.
     const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
-    const child = fork(file, [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced' });
+    // A process group of its own: a worker killed because it stopped answering takes its tools with it.
+    const child = fork(file, [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true });
     this.child = child;
     if (child.pid) {
       try {
@@ -119,10 +166,17 @@ export class MediaWorker implements MediaOps {
         log.warn('Could not lower the media worker\'s priority', e);
       }
     }
+    this.lastHeard = Date.now();
+    this.heard = false;
     child.on('message', (m: FromWorker) => {
-      if (m.type === 'ready') return;
+      if (this.child === child) {
+        this.lastHeard = Date.now();
+        this.heard = true;
+      }
+      if (m.type === 'ready' || m.type === 'alive') return;
       const p = this.pending.get(m.id);
       if (!p) return;
+      if (m.type === 'progress') return p.onProgress?.(m.seconds);
       this.pending.delete(m.id);
       if (m.type === 'done') p.resolve(m.value);
       else p.reject(receivedError(m.error));
@@ -136,7 +190,13 @@ export class MediaWorker implements MediaOps {
       for (const [id, p] of failed) {
         this.pending.delete(id);
         // Stopped with the server: the job stays queued and runs after the next start.
-        p.reject(this.stopping ? new QueueStoppedError('The server is shutting down.') : new WorkerCrashedError('The processing stopped while working on this file (a tool crashed).'));
+        p.reject(
+          this.stopping
+            ? new QueueStoppedError('The server is shutting down.')
+            : this.silenced.has(child)
+              ? new StepTimeoutError(`The processing stopped answering for ${Math.round(this.silentMs / 1000)} s and was restarted.`)
+              : new WorkerCrashedError('The processing stopped while working on this file (a tool crashed).'),
+        );
       }
     });
     this.send(child, { type: 'setup', ...this.setup });

@@ -6,8 +6,10 @@ import { readExif } from './exif.js';
 import { isMachineFailure, MediaError } from './failures.js';
 import { posterFrame, probeVideo, type VideoFacts, type VideoTools } from './ffmpeg.js';
 import { decodeHeif, needsHeifDecoder } from './heif.js';
+import { DEFAULT_STEP_LIMIT_MS, StepTimeoutError, withinLimit } from './limits.js';
 import { imageFacts, writeImageDerivatives } from './sharp.js';
-import { playsAsIs, webFilters, writeWebCopy } from './video.js';
+import { ToolMissingError } from './tools.js';
+import { playsAsIs, webFilters, writeWebCopy, type WebCopyOptions } from './video.js';
 
 export interface MediaDeps {
   paths: DataPaths;
@@ -15,6 +17,10 @@ export interface MediaDeps {
 }
 
 const rel = (paths: DataPaths, abs: string) => path.relative(paths.root, abs);
+const stepMs = (deps: MediaDeps) => deps.tools.stepMs ?? DEFAULT_STEP_LIMIT_MS;
+
+/** Not the file's fault: passed on as they are (the queue retries, parks or counts an attempt), never made a MediaError. */
+const notTheFile = (e: unknown) => isMachineFailure(e) || e instanceof StepTimeoutError || e instanceof ToolMissingError;
 
 /**
  * Reads a stored original and writes its derivatives under media/derived/<id>/ with the next
@@ -35,9 +41,14 @@ export async function buildDerivatives(deps: MediaDeps, photo: PhotoRow): Promis
     // HEIC/HEIF: decoded by libheif into upright pixels first; EXIF is read from the original either way.
     const heif = needsHeifDecoder(photo.content_type);
     const work = path.join(dir, `decode-v${version}`);
-    const source = heif ? await decodeHeif(original, work) : original;
-    const [facts, exif] = await Promise.all([imageFacts(source, heif), readExif(original)]);
-    await writeImageDerivatives(source, display, thumb, heif).finally(() => fs.rm(work, { recursive: true, force: true }));
+    const limit = stepMs(deps);
+    const made = (async () => {
+      const source = heif ? await decodeHeif(original, work, limit) : original;
+      const [facts, exif] = await withinLimit('Reading the photo', limit, Promise.all([imageFacts(source, heif), readExif(original)]));
+      await withinLimit('Making the thumbnails', limit, writeImageDerivatives(source, display, thumb, heif));
+      return { facts, exif };
+    })();
+    const { facts, exif } = await made.finally(() => fs.rm(work, { recursive: true, force: true }));
     return {
       width: facts.width,
       height: facts.height,
@@ -53,8 +64,7 @@ export async function buildDerivatives(deps: MediaDeps, photo: PhotoRow): Promis
     };
   } catch (e) {
     await removeVersion(dir, version);
-    // A full disk or a missing tool is no fault of the file: the queue retries it later.
-    if (isMachineFailure(e)) throw e;
+    if (notTheFile(e)) throw e;
     throw new MediaError(readable(e, photo.content_type));
   }
 }
@@ -71,7 +81,7 @@ async function videoDerivatives(deps: MediaDeps, photo: PhotoRow, dir: string, v
   const at = facts.duration !== null && facts.duration >= 2 ? 1 : 0;
   const frame = await posterFrame(deps.tools, original, at, webFilters(facts));
   if (frame.length === 0) throw new Error('no frame could be read');
-  await writeImageDerivatives(frame, path.join(dir, `poster-v${version}.webp`), thumb);
+  await withinLimit('Making the thumbnails', stepMs(deps), writeImageDerivatives(frame, path.join(dir, `poster-v${version}.webp`), thumb));
   await fs.rm(path.join(dir, `poster-v${version}.webp`), { force: true });
   const row = videoRow(deps, facts, thumb, version);
   if (!playsAsIs(facts)) return (await hasWebCopy(deps, photo)) ? row : { ...row, status: 'processing' };
@@ -94,14 +104,14 @@ export const webCopyPath = (dir: string, version: number) => path.join(dir, `dis
  * Re-encodes a video's web copy (the transcode job): returns the row fields to store, or null
  * when the video changed meanwhile (a newer version will be made by its own job).
  */
-export async function encodeWebCopy(deps: MediaDeps, photo: PhotoRow, signal?: AbortSignal): Promise<PhotoUpdate> {
+export async function encodeWebCopy(deps: MediaDeps, photo: PhotoRow, o: WebCopyOptions = {}): Promise<PhotoUpdate> {
   const original = path.join(deps.paths.root, photo.stored_path);
   const web = webCopyPath(path.join(deps.paths.derived, photo.id), photo.derivative_version);
   try {
     const facts = await probeVideo(deps.tools, original);
-    await writeWebCopy(deps.tools, original, web, facts, { signal });
+    await writeWebCopy(deps.tools, original, web, facts, o);
   } catch (e) {
-    if (signal?.aborted || isMachineFailure(e)) throw e;
+    if (o.signal?.aborted || notTheFile(e)) throw e;
     throw new MediaError(readable(e, photo.content_type));
   }
   return { display_path: rel(deps.paths, web), status: 'complete', processing_error: null };

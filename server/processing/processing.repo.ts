@@ -71,6 +71,47 @@ export class ProcessingRepo {
       .execute();
   }
 
+  /** Parked jobs (waiting for a missing tool) have this run_after: they never come up on their own. */
+  static readonly PARKED = 8.64e15;
+
+  /** The job waits for a tool that is not installed: queued, its attempt given back, never ready by itself. */
+  async park(id: number, error: string): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set((eb) => ({ status: 'queued', attempts: sql`max(${eb.ref('attempts')} - 1, 0)`, last_error: error.slice(0, 2000), run_after: ProcessingRepo.PARKED, updated_at: Date.now() }))
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Every parked job becomes ready (a start, or the tool it waited for is there now). */
+  async unpark(): Promise<void> {
+    await this.db.updateTable('jobs').set({ run_after: Date.now() }).where('status', '=', 'queued').where('run_after', '>=', ProcessingRepo.PARKED).execute();
+  }
+
+  /**
+   * The ready job of one of `types` whose photo is the shortest video (unknown lengths last),
+   * without taking it: the solo lane decides first whether it starts now.
+   */
+  async nextShortest(types: readonly string[]): Promise<{ id: number; duration: number | null } | undefined> {
+    const r = await sql<{ id: number; duration: number | null }>`
+      SELECT j.id, p.duration FROM jobs j LEFT JOIN photos p ON p.id = j.photo_id
+      WHERE j.status = 'queued' AND j.run_after <= ${Date.now()} AND j.type IN (${sql.join([...types])})
+        AND (j.photo_id IS NULL OR NOT EXISTS (SELECT 1 FROM jobs r WHERE r.status = 'running' AND r.photo_id = j.photo_id))
+      ORDER BY p.duration IS NULL, p.duration, j.run_after, j.id LIMIT 1`.execute(this.db);
+    return r.rows[0];
+  }
+
+  /** Takes that job, if it is still ready. */
+  async claimById(id: number): Promise<JobRow | undefined> {
+    const now = Date.now();
+    const r = await sql<JobRow>`
+      UPDATE jobs SET status = 'running', attempts = attempts + 1, updated_at = ${now}
+      WHERE id = ${id} AND status = 'queued' AND run_after <= ${now}
+        AND (photo_id IS NULL OR NOT EXISTS (SELECT 1 FROM jobs r WHERE r.status = 'running' AND r.photo_id = jobs.photo_id))
+      RETURNING *`.execute(this.db);
+    return r.rows[0];
+  }
+
   /**
    * Takes the oldest ready job in one statement, so two takers never get the same row; a job
    * whose photo already has a running job waits, so one photo is never worked on twice at once.

@@ -13,10 +13,15 @@ import { MediaWorker } from './media-worker-client.js';
 import { ProcessingRepo } from './processing.repo.js';
 import { JobGoneError, JobQueue, PermanentJobError, QueueStoppedError, type Job, type RegenerateStats } from './queue.js';
 import { RegenerateAll, type RegenerateAllAnswer } from './regenerate-all.js';
+import { EncodeLane } from './encode-lane.js';
+import { HEIF_CONVERT, missingToolLog, missingTools, ToolMissingError, type ToolName, type ToolPaths } from './tools.js';
 import { createTranscoder } from './transcode.js';
 import { removeOldVersions } from './versions.js';
 
 export type { RegenerateStats };
+
+/** How often missing tools are looked for again: once installed, the files waiting for them go on without a restart. */
+export const TOOL_CHECK_MS = 30_000;
 
 /**
  * The processing side of media: a job queue persisted in SQLite that reads metadata and writes
@@ -42,6 +47,8 @@ export interface Processing {
   onProcessed(fn: (photoId: string) => Promise<void>): () => void;
   /** Calls `fn` when a video's first web copy exists: from then on it is listed (gallery, wall). */
   onWebCopy(fn: (photoId: string) => Promise<void>): () => void;
+  /** Tools processing needs that are not installed (looked for at start and every TOOL_CHECK_MS). */
+  missingTools(): readonly ToolName[];
   /** Resolves when no job is queued or running. */
   idle(): Promise<void>;
   start(): void;
@@ -56,8 +63,12 @@ export interface ProcessingDeps {
 
 const noPhoto = () => new AppError('not_found', 'errors.photos.no_such_id');
 
-/** A full disk or a tool that would not start is no fault of the photo: nothing is recorded on it, the admin tries again later. */
+/**
+ * A full disk or a tool that would not start is no fault of the photo: nothing is recorded on it,
+ * the admin tries again later. A missing tool goes on as it is: the job waits for the tool.
+ */
 function throwIfMachine(e: unknown): void {
+  if (e instanceof ToolMissingError) throw e;
   if (isMachineFailure(e)) {
     throw new AppError('unavailable', 'errors.processing.short_of_resources', undefined, { retry_after: 60 });
   }
@@ -69,6 +80,7 @@ function asAppError(e: unknown): AppError {
   if (e instanceof AppError) return e;
   if (e instanceof JobGoneError) return noPhoto();
   if (e instanceof QueueStoppedError) return new AppError('unavailable', 'errors.processing.stopping', undefined, { retry_after: 10 });
+  if (e instanceof ToolMissingError) return new AppError('unavailable', 'errors.processing.waiting_for_tool', { tool: e.tool });
   // Processing errors are readable sentences about the file (in English, as processing writes them).
   const detail = messageOf(e);
   return detail ? new AppError('unprocessable', 'errors.processing.detail', { detail }) : new AppError('unprocessable', 'errors.processing.failed');
@@ -76,9 +88,11 @@ function asAppError(e: unknown): AppError {
 
 export function createProcessing({ config, paths, db }: ProcessingDeps): Processing {
   // The CPU work (sharp, exifr, ffmpeg) runs in a child process below the requests' priority.
-  const worker = new MediaWorker({ paths, tools: { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }, jobsAtOnce: config.processingConcurrency });
+  const tools = { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, stepMs: config.processingStepMs };
+  const worker = new MediaWorker({ paths, tools, jobsAtOnce: config.processingConcurrency });
   const photos = new PhotosRepo(db);
-  const transcoder = createTranscoder({ paths, media: worker }, photos);
+  const lane = new EncodeLane();
+  const transcoder = createTranscoder({ paths, media: worker, lane }, photos);
 
   const markError = (photoId: string, message: string) =>
     photos.markError(photoId, message).catch((e) => log.warn('Could not record a processing error', e));
@@ -173,13 +187,13 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       case 'regenerate-all':
         return regenerateAll();
       case 'transcode':
-        return transcoder.run(job.payload.photoId, job.payload.version);
+        return transcoder.run(job.payload.photoId, job.payload.version, job.id);
     }
   };
 
   const queue = new JobQueue(
     new ProcessingRepo(db),
-    { concurrency: config.processingConcurrency, coordinatorTypes: ['regenerate-all'], soloTypes: ['transcode'] },
+    { concurrency: config.processingConcurrency, coordinatorTypes: ['regenerate-all'], soloTypes: ['transcode'], soloLane: lane },
     {
       run,
       async failed(job, error) {
@@ -191,6 +205,19 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
 
   /** Admin operations run once: a retried rotation would turn the photo twice. */
   const once = { maxAttempts: 1 };
+
+  // Missing tools are named at start (log, dashboard); files that need one wait for it (the queue parks their jobs).
+  const toolPaths: ToolPaths = { ffmpeg: config.ffmpegPath, ffprobe: config.ffprobePath, 'heif-convert': HEIF_CONVERT };
+  let missing: ToolName[] = [];
+  let toolCheck: NodeJS.Timeout | undefined;
+  const lookForTools = () => {
+    const now = missingTools(toolPaths);
+    const found = missing.filter((t) => !now.includes(t));
+    missing = now;
+    if (!found.length) return;
+    log.info(`${found.join(' and ')} found: the files waiting for it are prepared now`);
+    queue.unpark().catch((e) => log.warn('Could not restart the files waiting for a tool', e));
+  };
 
   return {
     enqueue: (photoId, within) => queue.enqueue('process-media', { photoId }, { key: `process-media:${photoId}`, photoId, within }),
@@ -222,13 +249,18 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       return () => processedListeners.delete(fn);
     },
     onWebCopy: (fn) => transcoder.onWebCopy(fn),
+    missingTools: () => missing,
     idle: () => queue.idle(),
     start: () => {
+      missing = missingTools(toolPaths);
+      for (const t of missing) log.warn(missingToolLog(t));
+      toolCheck = setInterval(lookForTools, TOOL_CHECK_MS).unref();
       worker.start();
       transcoder.start();
       queue.start().catch((e) => log.error('The processing queue could not start', e));
     },
     async stop() {
+      clearInterval(toolCheck);
       transcoder.stop();
       await queue.stop();
       await worker.stop();

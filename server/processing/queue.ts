@@ -2,43 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { DB, JobRow } from '../db/schema.js';
 import { log } from '../log.js';
+import { oneAtATime, type SoloLane } from './encode-lane.js';
 import { isMachineFailure } from './failures.js';
 import type { ProcessingRepo } from './processing.repo.js';
+import { PermanentJobError, QueueStoppedError, JobGoneError, type Job, type JobHandlers, type JobType, type Payload, type Result } from './jobs.js';
+import { ToolMissingError } from './tools.js';
 
-export interface RegenerateStats {
-  processed: number;
-  succeeded: number;
-  failed: number;
-}
-
-/** The jobs this queue knows: their payloads and what a finished one gives its waiter. */
-export interface JobKinds {
-  'process-media': { payload: { photoId: string }; result: void };
-  rotate: { payload: { photoId: string; degrees: 90 | 180 | 270 }; result: void };
-  regenerate: { payload: { photoId: string }; result: void };
-  'regenerate-all': { payload: Record<string, never>; result: RegenerateStats };
-  /** A video's web copy, made from the derivatives of `version` (skipped when a newer version exists). */
-  transcode: { payload: { photoId: string; version: number }; result: void };
-}
-export type JobType = keyof JobKinds;
-export type Payload<T extends JobType> = JobKinds[T]['payload'];
-export type Result<T extends JobType> = JobKinds[T]['result'];
-
-/** A claimed job with its payload parsed; `type` tells the payload's shape. */
-export type Job = { [T in JobType]: { id: number; type: T; payload: Payload<T>; attempts: number; maxAttempts: number } }[JobType];
-
-/** A failure that retrying cannot fix (the file itself is bad): the job fails at once. */
-export class PermanentJobError extends Error {}
-/** The job's row is gone: its photo was deleted before the job could run (or before it was queued). */
-export class JobGoneError extends Error {}
-/** The queue stopped before the job finished; it stays in the table and runs after the next start. */
-export class QueueStoppedError extends Error {}
-
-export interface JobHandlers {
-  run(job: Job): Promise<unknown>;
-  /** Called once a job has failed for good. */
-  failed(job: Job, error: Error): Promise<void>;
-}
+export { JobGoneError, PermanentJobError, QueueStoppedError } from './jobs.js';
+export type { Job, JobHandlers, JobKinds, JobType, Payload, RegenerateStats, Result } from './jobs.js';
 
 export interface QueueOptions {
   /** Worker jobs run at once. */
@@ -53,6 +24,8 @@ export interface QueueOptions {
    * a worker slot, so photos keep being processed while a long video is encoded.
    */
   soloTypes?: readonly JobType[];
+  /** Which solo job runs, shortest video first (default: one at a time, oldest first). */
+  soloLane?: SoloLane;
 }
 
 const POLL_MS = 1000;
@@ -87,12 +60,15 @@ export class JobQueue {
   private stopped = false;
   private pumping = false;
   private pumpAgain = false;
+  private readonly lane: SoloLane;
 
   constructor(
     private readonly repo: ProcessingRepo,
     private readonly options: QueueOptions,
     private readonly handlers: JobHandlers,
-  ) {}
+  ) {
+    this.lane = options.soloLane ?? oneAtATime();
+  }
 
   /**
    * Queues a job unless one with the same key exists; resolves once it is stored (`within`: as
@@ -132,6 +108,8 @@ export class JobQueue {
       log.warn(`Job ${row.id} (${row.type}) gave up: ${CRASHED}`);
       await this.handlers.failed(parseJob(row), new PermanentJobError(CRASHED)).catch((e) => log.error(`Job ${row.id} could not record its failure`, e));
     }
+    // Jobs parked for a tool that was missing: try them again (tools may have been installed).
+    await this.unpark();
     this.running = true;
     this.stopped = false;
     this.timer = setInterval(() => {
@@ -139,6 +117,12 @@ export class JobQueue {
       this.dropVanished().catch((e) => log.warn('Could not check on waiting jobs', e));
     }, POLL_MS);
     this.timer.unref();
+    this.pump();
+  }
+
+  /** Jobs waiting for a missing tool become ready again (it may be there now). */
+  async unpark(): Promise<void> {
+    await this.repo.unpark();
     this.pump();
   }
 
@@ -195,9 +179,18 @@ export class JobQueue {
       if (!row) break;
       this.track(this.active, row);
     }
-    while (this.running && soloTypes.length && this.solo.size === 0) {
-      const row = await this.repo.claim({ coordinatorTypes: soloTypes, coordinators: true });
-      if (!row) break;
+    // The solo lane: the shortest video first; the lane decides whether it starts now.
+    while (this.running && soloTypes.length) {
+      const next = await this.repo.nextShortest(soloTypes);
+      if (!next || !this.lane.admit(next.id, next.duration)) {
+        this.lane.idle();
+        break;
+      }
+      const row = await this.repo.claimById(next.id);
+      if (!row) {
+        this.lane.done(next.id); // taken or changed meanwhile
+        break;
+      }
       this.track(this.solo, row);
     }
     while (this.running) {
@@ -210,6 +203,7 @@ export class JobQueue {
   private track(set: Set<Promise<void>>, row: JobRow): void {
     const p = this.execute(row).finally(() => {
       set.delete(p);
+      if (set === this.solo) this.lane.done(row.id);
       this.pump();
       this.dropVanished().catch((e) => log.warn('Could not check on waiting jobs', e));
     });
@@ -230,6 +224,7 @@ export class JobQueue {
       // Left 'running' in the table: the next start runs it again.
       if (err instanceof QueueStoppedError) return this.settle(row.id, (w) => w.reject(err));
       if (isMachineFailure(err)) return this.retryLater(row, err);
+      if (err instanceof ToolMissingError) return this.park(row, err);
       const final = err instanceof PermanentJobError || row.attempts >= row.max_attempts;
       if (final) this.machineFailures.delete(row.id);
       try {
@@ -263,6 +258,20 @@ export class JobQueue {
       log.error(`Job ${row.id} could not be put back in the queue yet`, inner);
       setTimeout(() => void this.retryLater(row, err), wait).unref();
     }
+  }
+
+  /**
+   * A tool the job needs is not installed: it waits, without spending an attempt, until the next
+   * start or until the tool is found (processing.service checks), instead of failing in a loop.
+   */
+  private async park(row: JobRow, err: ToolMissingError): Promise<void> {
+    log.debug(`Job ${row.id} (${row.type}) waits: ${err.message}`);
+    try {
+      await this.repo.park(row.id, err.message);
+    } catch (inner) {
+      if (this.running) log.error(`Job ${row.id} could not be set to wait for ${err.tool}`, inner);
+    }
+    this.settle(row.id, (w) => w.reject(err));
   }
 
   private settle(id: number, how: (w: Waiter) => void): void {

@@ -5,6 +5,7 @@ import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import { AppError, invalid } from '../errors.js';
 import { composeOrientation, findOrientation, setJpegOrientation } from './jpeg-orientation.js';
 import { needsHeifDecoder } from './heif.js';
+import { DEFAULT_STEP_LIMIT_MS, StepTimeoutError, withinLimit } from './limits.js';
 import { reencodeJpegWithOrientation, writeRotatedCopy } from './sharp.js';
 
 async function jpegOrientation(file: string): Promise<number> {
@@ -26,7 +27,7 @@ const REENCODED_AS: Record<string, 'png' | 'gif' | 'avif' | 'webp'> = { 'image/p
  * data byte for byte: only its EXIF orientation changes. Other images are re-encoded turned,
  * at high quality, through a temporary file. Returns the row fields that change.
  */
-export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees: number): Promise<PhotoUpdate> {
+export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees: number, stepMs = DEFAULT_STEP_LIMIT_MS): Promise<PhotoUpdate> {
   if (photo.content_type.startsWith('video/')) throw invalid('errors.processing.rotate_video');
   if (![90, 180, 270].includes(degrees)) throw invalid('errors.processing.bad_rotation');
   // No HEVC encoder here: a HEIC could only be rotated by changing its format.
@@ -38,16 +39,17 @@ export async function rotateOriginal(paths: DataPaths, photo: PhotoRow, degrees:
     if (photo.content_type === 'image/jpeg') {
       orientation = composeOrientation(await jpegOrientation(file), degrees);
       if (!(await setJpegOrientation(file, orientation))) {
-        await reencodeJpegWithOrientation(file, tmp, orientation);
+        await withinLimit('Turning the photo', stepMs, reencodeJpegWithOrientation(file, tmp, orientation));
         await fs.rename(tmp, file);
       }
     } else {
       const format = REENCODED_AS[photo.content_type] ?? 'webp';
-      await writeRotatedCopy(file, tmp, degrees, format);
+      await withinLimit('Turning the photo', stepMs, writeRotatedCopy(file, tmp, degrees, format));
       await fs.rename(tmp, file);
     }
   } catch (e) {
     await fs.rm(tmp, { force: true });
+    if (e instanceof StepTimeoutError) throw e;
     throw new AppError('unprocessable', 'errors.processing.rotate_failed', { detail: e instanceof Error ? e.message.split('\n')[0] : String(e) });
   }
   const { size } = await fs.stat(file);

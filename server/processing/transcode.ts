@@ -3,6 +3,7 @@ import path from 'node:path';
 import { log } from '../log.js';
 import type { PhotosRepo } from '../photos/photos.repo.js';
 import type { DataPaths } from '../context.js';
+import type { EncodeLane } from './encode-lane.js';
 import { MediaError } from './failures.js';
 import { PermanentJobError, QueueStoppedError } from './queue.js';
 import { removeOldVersions } from './versions.js';
@@ -11,15 +12,16 @@ import type { MediaOps } from './worker-protocol.js';
 export type WebCopyListener = (photoId: string) => Promise<void>;
 
 /**
- * The 'transcode' job: a video's re-encoded web copy, made in the queue's one-at-a-time lane by
- * ffmpeg at the lowest CPU priority. Stopping the server kills the encoder; the job stays queued
- * and starts over after the next start.
+ * The 'transcode' job: a video's re-encoded web copy, made in the queue's solo lane by ffmpeg at
+ * the lowest CPU priority, one encoder running at a time, shortest clip first (encode-lane.ts).
+ * Stopping the server kills the encoders (paused ones too); the job stays queued and starts over
+ * after the next start.
  */
-export function createTranscoder(deps: { paths: DataPaths; media: MediaOps }, photos: PhotosRepo) {
+export function createTranscoder(deps: { paths: DataPaths; media: MediaOps; lane: EncodeLane }, photos: PhotosRepo) {
   let stopping = new AbortController();
   const listeners = new Set<WebCopyListener>();
 
-  async function run(photoId: string, version: number): Promise<void> {
+  async function run(photoId: string, version: number, jobId: number): Promise<void> {
     const photo = await photos.get(photoId);
     // Deleted, or regenerated since: a newer job makes the copy of the newer version.
     if (!photo || photo.derivative_version !== version) return;
@@ -27,7 +29,11 @@ export function createTranscoder(deps: { paths: DataPaths; media: MediaOps }, ph
     const signal = stopping.signal;
     let patch;
     try {
-      patch = await deps.media.webCopy(photo, signal);
+      patch = await deps.media.webCopy(photo, {
+        signal,
+        onStart: (tool) => deps.lane.attach(jobId, tool),
+        onProgress: (seconds) => deps.lane.progress(jobId, seconds),
+      });
     } catch (e) {
       if (signal.aborted) throw new QueueStoppedError('The server is shutting down.');
       if (e instanceof MediaError) throw new PermanentJobError(e.message);

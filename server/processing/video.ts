@@ -1,5 +1,6 @@
 import fs from 'node:fs/promises';
-import { run, strippedCopy, type VideoFacts, type VideoTools } from './ffmpeg.js';
+import { runTool, strippedCopy, type Pausable, type VideoFacts, type VideoTools } from './ffmpeg.js';
+import { DEFAULT_STEP_LIMIT_MS, encodeLimitMs } from './limits.js';
 
 /** Long side of a video's web copy (the display image's size, too). */
 export const WEB_VIDEO_PX = 1920;
@@ -61,17 +62,35 @@ export function webFilters(f: VideoFacts): string {
 }
 
 /**
- * Seconds an encode may take before it is stopped: generous (the encoder runs at the lowest
- * priority, so a busy machine slows it) but bounded, in proportion to the clip's length.
+ * How long an encode may run before it is stopped: generous (the encoder runs at the lowest
+ * priority, so a busy machine slows it) but bounded, in proportion to the clip's length. Time
+ * spent paused (a shorter clip went first) does not count.
  */
-export function encodeTimeLimitMs(duration: number | null): number {
-  return Math.round((120 + 30 * (duration ?? 600)) * 1000);
+export function encodeTimeLimitMs(duration: number | null, stepMs = DEFAULT_STEP_LIMIT_MS): number {
+  return encodeLimitMs(stepMs, duration);
 }
 
 export interface WebCopyOptions {
   signal?: AbortSignal;
   /** Runs the encoder through `nice -n 19` (false only for measuring the encoder alone). */
   nice?: boolean;
+  /** The running encoder's pause and resume (the encode lane lets a shorter clip go first). */
+  onStart?: (p: Pausable) => void;
+  /** Seconds of the video encoded so far, as ffmpeg reports them. */
+  onProgress?: (seconds: number) => void;
+}
+
+/** Reads ffmpeg's `-progress` lines (out_time_us=…) into seconds encoded. */
+function progressReader(report: (seconds: number) => void): (chunk: Buffer) => void {
+  let rest = '';
+  return (chunk) => {
+    const lines = (rest + chunk.toString('latin1')).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      const m = /^out_time_us=(\d+)/.exec(line);
+      if (m) report(Number(m[1]) / 1e6);
+    }
+  };
 }
 
 /** The ffmpeg arguments of a re-encoded web copy (shared with the benchmark's plain-ffmpeg baseline). */
@@ -99,9 +118,14 @@ export async function writeWebCopy(tools: VideoTools, input: string, output: str
     if (playsAsIs(f)) {
       await strippedCopy(tools, input, part, 'mp4');
     } else {
-      const args = encodeArgs(input, part, f);
-      const [cmd, full] = o.nice === false ? [tools.ffmpegPath, args] : ['nice', ['-n', '19', tools.ffmpegPath, ...args]];
-      await run(cmd, full, { timeoutMs: encodeTimeLimitMs(f.duration), signal: o.signal });
+      const progress = ['-progress', 'pipe:1', '-nostats'];
+      await runTool('ffmpeg', tools.ffmpegPath, [...progress, ...encodeArgs(input, part, f)], {
+        nice: o.nice !== false,
+        timeoutMs: encodeTimeLimitMs(f.duration, tools.stepMs),
+        signal: o.signal,
+        onStart: o.onStart,
+        onOutput: o.onProgress ? progressReader(o.onProgress) : () => undefined,
+      });
     }
     await fs.rename(part, output);
     return playsAsIs(f) ? 'copied' : 'encoded';

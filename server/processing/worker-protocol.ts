@@ -3,6 +3,9 @@ import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import type { Message } from '../../common/languages.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import { isMachineFailure, MachineFailure, MediaError } from './failures.js';
+import { StepTimeoutError } from './limits.js';
+import { ToolMissingError, type ToolName } from './tools.js';
+import type { WebCopyOptions } from './video.js';
 
 /**
  * What the server and its media worker (server/media-worker.ts) say to each other over the IPC
@@ -12,8 +15,8 @@ import { isMachineFailure, MachineFailure, MediaError } from './failures.js';
 export interface MediaOps {
   /** Metadata and derivatives of the photo's next version (media.ts buildDerivatives). */
   derivatives(photo: PhotoRow): Promise<PhotoUpdate>;
-  /** A video's re-encoded web copy (media.ts encodeWebCopy); `signal` stops the encoder. */
-  webCopy(photo: PhotoRow, signal?: AbortSignal): Promise<PhotoUpdate>;
+  /** A video's re-encoded web copy (media.ts encodeWebCopy); `signal` stops the encoder, `onStart` gives its pause and resume. */
+  webCopy(photo: PhotoRow, o?: Pick<WebCopyOptions, 'signal' | 'onStart' | 'onProgress'>): Promise<PhotoUpdate>;
   /** Turns an original clockwise (rotate.ts rotateOriginal). */
   rotate(photo: PhotoRow, degrees: 90 | 180 | 270): Promise<PhotoUpdate>;
 }
@@ -24,7 +27,8 @@ export type Operation = 'derivatives' | 'webCopy' | 'rotate';
 export interface WorkerSetup {
   type: 'setup';
   paths: DataPaths;
-  tools: { ffmpegPath: string; ffprobePath: string };
+  /** The video tools' paths and each step's time limit. */
+  tools: { ffmpegPath: string; ffprobePath: string; stepMs: number };
   jobsAtOnce: number;
 }
 
@@ -36,20 +40,32 @@ export interface WorkerRequest {
   degrees?: 90 | 180 | 270;
 }
 
-export type ToWorker = WorkerSetup | WorkerRequest | { type: 'cancel'; id: number } | { type: 'stop' };
+/** `pause`/`resume`: stop and continue an operation's running tool (a web copy's encoder). */
+export type ToWorker = WorkerSetup | WorkerRequest | { type: 'cancel' | 'pause' | 'resume'; id: number } | { type: 'stop' };
 
 /** An error as it crosses the channel: its kind decides what it becomes on the server's side. */
 export interface SentError {
-  kind: 'media' | 'app' | 'machine' | 'aborted' | 'other';
+  kind: 'media' | 'app' | 'machine' | 'aborted' | 'timeout' | 'tool' | 'other';
   message: string;
-  /** A Node error code (ENOSPC) or, for kind 'app', the AppError code. */
+  /** A Node error code (ENOSPC), for kind 'app' the AppError code, for kind 'tool' the tool. */
   code?: string;
   extra?: Record<string, unknown>;
   /** For kind 'app': the catalogue sentences, so the server answers them in the reader's language. */
   sentences?: readonly Message[];
 }
 
-export type FromWorker = { type: 'ready' } | { type: 'done'; id: number; value: PhotoUpdate } | { type: 'failed'; id: number; error: SentError };
+/**
+ * `alive` comes every WORKER_HEARTBEAT_MS while the worker's event loop turns; `progress` tells
+ * how many seconds of a video an operation has encoded.
+ */
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'alive' }
+  | { type: 'done'; id: number; value: PhotoUpdate }
+  | { type: 'failed'; id: number; error: SentError }
+  | { type: 'progress'; id: number; seconds: number };
+
+export const WORKER_HEARTBEAT_MS = 1000;
 
 export function sendableError(e: unknown, aborted: boolean): SentError {
   const message = e instanceof Error ? e.message : String(e);
@@ -57,6 +73,8 @@ export function sendableError(e: unknown, aborted: boolean): SentError {
   if (aborted) return { kind: 'aborted', message };
   if (e instanceof AppError) return { kind: 'app', message, code: e.code, extra: e.extra, sentences: e.sentences };
   if (e instanceof MediaError) return { kind: 'media', message };
+  if (e instanceof StepTimeoutError) return { kind: 'timeout', message };
+  if (e instanceof ToolMissingError) return { kind: 'tool', message, code: e.tool };
   if (isMachineFailure(e)) return { kind: 'machine', message, code };
   return { kind: 'other', message, code };
 }
@@ -68,6 +86,10 @@ export function receivedError(sent: SentError): Error {
       return new AppError(sent.code as ErrorCode, sent.sentences ?? [{ key: 'errors.processing.detail', values: { detail: sent.message } }], undefined, sent.extra);
     case 'media':
       return new MediaError(sent.message);
+    case 'timeout':
+      return new StepTimeoutError(sent.message);
+    case 'tool':
+      return new ToolMissingError(sent.code as ToolName);
     case 'machine':
       return Object.assign(new MachineFailure(sent.message), sent.code ? { code: sent.code } : {});
     case 'aborted': {

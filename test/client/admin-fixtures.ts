@@ -23,6 +23,7 @@ export function photo(over: Partial<AdminPhoto> = {}): AdminPhoto {
     status: 'complete',
     processing_error: null,
     approved_at: null,
+    waiting_for: null,
     ...over,
   };
 }
@@ -62,6 +63,7 @@ export function dashboard(role: RoleName, over: StatsOverride = {}, photos: Admi
     recent_photos: photos,
     top_contributors: [],
     user_permissions: permsFor(role),
+    missing_tools: [],
   };
 }
 

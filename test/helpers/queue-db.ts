@@ -8,9 +8,8 @@ import { tempDir } from './server.js';
 /** A real, migrated SQLite file in a fresh temp dir, for tests that drive the job queue without a server. */
 export async function migratedDb(prefix: string): Promise<{ sqlite: Sqlite; db: Kysely<DB> }> {
   const sqlite = openSqlite(path.join(tempDir(prefix), 'q.db'));
-  const db = createKysely(sqlite);
-  await migrateToLatest(db);
-  return { sqlite, db };
+  await migrateToLatest(sqlite);
+  return { sqlite, db: createKysely(sqlite) };
 }
 
 /** A bare photos row for a job to point at (jobs reference a photo); returns its id. */

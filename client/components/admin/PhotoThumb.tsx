@@ -3,6 +3,7 @@ import Video from 'lucide-react/icons/video';
 import FileIcon from 'lucide-react/icons/file';
 import LoaderCircle from 'lucide-react/icons/loader-circle';
 import Play from 'lucide-react/icons/play';
+import Hourglass from 'lucide-react/icons/hourglass';
 import type { AdminPhoto } from '../../../common/api-types';
 import { isImage, isVideo } from './format';
 import { t } from './t';
@@ -23,7 +24,14 @@ export function PhotoThumb({ photo, playable = false }: { photo: AdminPhoto; pla
     );
   }
   // A video is listed for guests only once its web copy exists; until then the panel says why.
-  const preparing = video && photo.status === 'processing' && (
+  // A file waiting for a tool that is not installed says which one.
+  const waiting = photo.waiting_for;
+  const preparing = waiting ? (
+    <span className="photo-thumb-preparing photo-thumb-waiting" data-testid="waiting-for-tool" title={t('admin.thumb.waiting_for_tool_title', { tool: waiting })}>
+      <Hourglass size={16} aria-hidden="true" />
+      {t('admin.thumb.waiting_for_tool', { tool: waiting })}
+    </span>
+  ) : video && photo.status === 'processing' && (
     <span className="photo-thumb-preparing" data-testid="preparing-video">
       <LoaderCircle size={16} className="spin" aria-hidden="true" />
       {t('admin.thumb.preparing')}

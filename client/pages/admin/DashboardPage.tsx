@@ -19,6 +19,7 @@ import { deletePhotoConfirm, RecentPhotos } from '../../components/admin/RecentP
 import { ExportButtons } from '../../components/admin/ExportButtons';
 import { DayStatus } from '../../components/admin/WallPauseButton';
 import { t } from '../../components/admin/t';
+import { MissingTools } from '../../components/admin/MissingTools';
 
 /** SPEC §9: the dashboard reloads every 30 s. */
 export const DASHBOARD_REFRESH_MS = 30_000;
@@ -137,6 +138,8 @@ export function DashboardPage() {
           <ExportButtons />
         </div>
       </div>
+
+      <MissingTools tools={data.missing_tools ?? []} />
 
       <DayStatus canEdit={perms.can_edit_settings} />
 
