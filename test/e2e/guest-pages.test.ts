@@ -139,7 +139,7 @@ test('uploads switched off: the SPEC toast and nothing is sent', async () => {
   }
 });
 
-test('a file type the drop zone does not accept gets its default message', async () => {
+test('a file type the drop zone does not accept gets its default message; in Spanish, a Spanish sentence around the list of types', async () => {
   const { page } = await newPage(browser);
   await page.goto(srv.url + '/live');
   await page.getByTestId('file-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
@@ -147,6 +147,12 @@ test('a file type the drop zone does not accept gets its default message', async
   await toast.waitFor();
   assert.match(await toast.innerText(), /File type must be one of image\/jpeg/);
   assert.equal(await page.locator('.upload-item').count(), 0);
+  // In another language the whole sentence is that language's: only the list of types is technical.
+  await page.goto(srv.url + '/live?lang=es');
+  await page.getByTestId('file-input').setInputFiles({ name: 'notas.txt', mimeType: 'text/plain', buffer: Buffer.from('hola') });
+  const spanish = await page.locator('.toast', { hasText: 'notas.txt' }).innerText();
+  assert.match(spanish, /notas\.txt: El archivo debe ser de uno de estos tipos: image\/jpeg, \.jpeg, \.jpg, image\/png/);
+  assert.doesNotMatch(spanish, /one of/);
   await page.context().close();
 });
 

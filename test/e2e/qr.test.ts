@@ -57,3 +57,27 @@ test('the QR sign shows the names, the instruction and the /live address, and it
   assert.deepEqual(errors, []);
   await page.context().close();
 });
+
+test('a Spanish QR sign: Spanish words on the sheet, and its code opens PUBLIC_URL/live?lang=es', async () => {
+  const { page, errors } = await newPage(browser, { width: 1100, height: 1400 });
+  await uiLogin(page, srv.url);
+  await page.goto(srv.url + '/admin/qr');
+  const sign = page.locator('.qr-sign');
+  await sign.waitFor();
+  await page.getByLabel('Language of the sign').selectOption('es');
+  await sign.getByText('Escanea el código y comparte tus fotos y videos de nuestra boda').waitFor();
+  await sign.getByText('Anna y Ben', { exact: true }).waitFor();
+  assert.equal(await sign.getAttribute('lang'), 'es');
+  assert.doesNotMatch(await sign.innerText(), /Scan to share| and /, 'no English left on the sign');
+  await sign.getByText(`${PUBLIC_URL}/live?lang=es`, { exact: true }).waitFor();
+  assert.equal(await page.locator('.qr-sign-code').getAttribute('alt'), `Código QR de ${PUBLIC_URL}/live?lang=es`);
+  // The panel around the sign stays in the admin's language.
+  assert.ok(await page.getByRole('button', { name: 'Print' }).isVisible());
+  await page.locator('.qr-sign-code').evaluate((img: HTMLImageElement) => img.decode());
+  await page.waitForFunction(() => (document.querySelector('.qr-sign-code') as HTMLImageElement).currentSrc.includes('lang=es'));
+  await page.emulateMedia({ media: 'print' });
+  assert.equal(await decodeQrPng(await page.screenshot({ fullPage: true })), `${PUBLIC_URL}/live?lang=es`);
+  await screenshot(page, 'qr-sign-es');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+});
