@@ -155,3 +155,47 @@ test('right to left at 360 px: the pages mirror and nothing overflows or is cut 
     }
   }
 });
+
+test('sizes and counts as each language writes them: a 6 MB photo reads "6,0 MB" in German, the gallery counts 2 and 5 in Polish, Russian and Ukrainian forms', async () => {
+  const shipped = new Set(codes.map((c) => c.code));
+  for (const lang of ['de', 'pl', 'ru', 'uk']) assert.ok(shipped.has(lang), `${lang} is in the build`);
+  // German upload box: a file of exactly 6 MiB, and the collection's total under "Insgesamt geteilt".
+  const six = path.join(tempDir('i18n-sizes-'), 'sechs-mb.jpg');
+  const jpeg = fs.readFileSync(sample('Pentax_K10D.jpg'));
+  fs.writeFileSync(six, Buffer.concat([jpeg, Buffer.alloc(6 * 1024 * 1024 - jpeg.length, 5)]));
+  const { stats } = (await (await fetch(`${srv.url}/api/stats`)).json()) as { stats: { total_size_mb: number } };
+  const [whole, tenths] = stats.total_size_mb.toFixed(1).split('.');
+  const { page, errors } = await newPage(browser, { width: 390, height: 844 });
+  await page.goto(`${srv.url}/live?lang=de`);
+  assert.equal(await page.getByTestId('insights-size').innerText(), `${whole},${tenths} MB`);
+  await page.getByTestId('file-input').setInputFiles(six);
+  const meta = row(page, 'sechs-mb.jpg').locator('.upload-item-meta');
+  assert.equal((await meta.innerText()).trim(), 'Foto 6,0 MB');
+  await row(page, 'sechs-mb.jpg').and(page.locator('[data-status="complete"], [data-status="uploaded"], [data-status="processing"]')).waitFor({ timeout: 60_000 });
+  await screenshot(page, 'i18n-live-de-upload');
+  assert.deepEqual(errors, []);
+  await page.context().close();
+
+  // The gallery's count line in the browser's own plural rules: 2 approved photos, then 5.
+  const countLine = async (lang: string): Promise<string> => {
+    const { page, errors } = await newPage(browser, { width: 390, height: 844 });
+    await page.goto(`${srv.url}/gallery?lang=${lang}`);
+    await galleryTiles(page).first().waitFor();
+    const line = await page.getByTestId('gallery-count').innerText();
+    assert.deepEqual(errors, []);
+    await page.context().close();
+    return line;
+  };
+  const total = async () => ((await (await fetch(`${srv.url}/api/photos?limit=1`)).json()) as { pagination: { total: number } }).pagination.total;
+  assert.equal(await total(), 2, 'the two photos approved before the tests');
+  assert.equal(await countLine('pl'), '2 zdjęcia i filmy od naszych gości');
+  assert.equal(await countLine('ru'), '2 фотографии и видео от наших гостей');
+  assert.equal(await countLine('uk'), '2 фотографії та відео від наших гостей');
+  const admin = await adminClient(srv.url);
+  for (const f of ['Fujifilm_FinePix_E500.jpg', 'Panasonic_DMC-FZ30.jpg', 'mobile_jolla.jpg']) await admin.post(`/admin/api/photos/${await guestUpload(srv.url, sample(f))}/approve`);
+  assert.equal(await total(), 5);
+  assert.equal(await countLine('pl'), '5 zdjęć i filmów od naszych gości');
+  assert.equal(await countLine('ru'), '5 фотографий и видео от наших гостей');
+  assert.equal(await countLine('uk'), '5 фотографій та відео від наших гостей');
+  assert.equal(await countLine('de'), '5 Fotos und Videos von unseren Gästen');
+});
