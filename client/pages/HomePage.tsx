@@ -14,28 +14,28 @@ import { coupleNames, settings } from '../state/settings';
 function ScheduleCard({ item }: { item: ScheduleItem }) {
   return (
     <li className="card schedule-card">
-      <h3>{item.title}</h3>
+      <h3 dir="auto">{item.title}</h3>
       <dl className="schedule-facts">
         <div>
           <dt>
             <Calendar aria-hidden="true" size={16} />
             <span className="sr-only">{t('home.schedule.day')}</span>
           </dt>
-          <dd>{item.day}</dd>
+          <dd dir="auto">{item.day}</dd>
         </div>
         <div>
           <dt>
             <Clock aria-hidden="true" size={16} />
             <span className="sr-only">{t('home.schedule.time')}</span>
           </dt>
-          <dd>{item.time}</dd>
+          <dd dir="auto">{item.time}</dd>
         </div>
         <div>
           <dt>
             <MapPin aria-hidden="true" size={16} />
             <span className="sr-only">{t('home.schedule.where')}</span>
           </dt>
-          <dd>
+          <dd dir="auto">
             <span className="schedule-venue">{item.venue}</span>
             <br />
             {item.location}
@@ -46,17 +46,17 @@ function ScheduleCard({ item }: { item: ScheduleItem }) {
             <Shirt aria-hidden="true" size={16} />
             <span className="sr-only">{t('home.schedule.attire')}</span>
           </dt>
-          <dd>{item.attire}</dd>
+          <dd dir="auto">{item.attire}</dd>
         </div>
         <div>
           <dt>
             <Users aria-hidden="true" size={16} />
             <span className="sr-only">{t('home.schedule.who')}</span>
           </dt>
-          <dd>{item.attendance}</dd>
+          <dd dir="auto">{item.attendance}</dd>
         </div>
       </dl>
-      {item.description && <p className="schedule-description muted">{item.description}</p>}
+      {item.description && <p className="schedule-description muted" dir="auto">{item.description}</p>}
     </li>
   );
 }
@@ -71,7 +71,11 @@ export function HomePage() {
           <div className="container hero-inner">
             <p className="eyebrow">{t('home.eyebrow')}</p>
             {s ? <h1 className="hero-names">{coupleNames(s)}</h1> : <div className="skeleton hero-skeleton" aria-busy="true" />}
-            {s && <p className="lead">{s.welcome_message}</p>}
+            {s && (
+              <p className="lead" dir="auto">
+                {s.welcome_message}
+              </p>
+            )}
             <div className="hero-actions">
               <Link href="/live" className="btn">
                 {t('home.share_photos')}
@@ -94,7 +98,7 @@ export function HomePage() {
           <div className="card share-card">
             <QrCode className="share-icon" aria-hidden="true" size={44} />
             <h2 id="share-title">{t('home.share_photos')}</h2>
-            <p>{s?.photo_sharing_message}</p>
+            <p dir="auto">{s?.photo_sharing_message}</p>
             <p className="muted">{t('home.share_hint')}</p>
             <div className="hero-actions">
               <Link href="/live" className="btn">
@@ -111,7 +115,9 @@ export function HomePage() {
           <h2 id="thanks-title" className="section-title">
             {t('home.thank_you')}
           </h2>
-          <p className="lead">{s?.thank_you_message}</p>
+          <p className="lead" dir="auto">
+            {s?.thank_you_message}
+          </p>
         </section>
       </main>
       <Footer />

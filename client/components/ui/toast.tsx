@@ -41,12 +41,11 @@ export function Toaster() {
   useSignals();
   return (
     <div className="toaster" aria-live="polite" aria-atomic="false">
-      {toasts.value.map((n, i) => (
+      {toasts.value.map((n) => (
         <div
           key={n.id}
           role={n.variant === 'destructive' ? 'alert' : 'status'}
           className={`toast toast-${n.variant}`}
-          style={{ bottom: `${1 + i * 5}rem` }}
         >
           <div className="toast-body">
             <div className="toast-title">{n.title}</div>
