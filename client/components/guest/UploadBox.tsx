@@ -27,7 +27,8 @@ export function rejectionMessage(r: FileRejection): string {
     case 'too-many-files':
       return t('upload.reject.too_many');
     case 'file-invalid-type':
-      return t('upload.reject.type', { types: e.message.replace(/^File type must be /, '') });
+      // Only the list goes into the sentence: react-dropzone's "one of" is English words.
+      return t('upload.reject.type', { types: e.message.replace(/^File type must be (one of )?/, '') });
     case 'file-too-large':
       return t('upload.reject.too_large', { bytes });
     case 'file-too-small':
