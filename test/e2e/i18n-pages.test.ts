@@ -68,6 +68,11 @@ test('no English on /live in another language: first paint, every text, the swit
     assert.equal(heading, await page.locator('h1').innerText(), `${code}: the first heading shown is already this language's`);
     for (const sentence of liveEnglish) assert.ok(!text.includes(sentence), `${code}: English left on /live: "${sentence}"`);
     assert.equal(await page.locator('html').getAttribute('lang'), code);
+    // A refused file: the drop zone's reason is the language's sentence around the list of types.
+    await page.getByTestId('file-input').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+    const refusal = await page.locator('.toast', { hasText: 'notes.txt' }).innerText();
+    assert.match(refusal, /image\/jpeg/, `${code}: the accepted types are listed`);
+    assert.doesNotMatch(refusal, /File type|one of/, `${code}: English left in the refusal: ${refusal}`);
     await screenshot(page, `i18n-live-${code}`);
     assert.deepEqual(errors, []);
     await page.context().close();
