@@ -114,15 +114,15 @@ describe('admin panel in a browser', () => {
     await uiLogin(page, server.url);
     await page.getByRole('link', { name: 'Settings' }).click();
     await page.waitForURL('**/admin/settings');
-    await page.getByLabel('First name').fill('Olivia');
-    await page.getByLabel('Second name').fill('Noah');
-    await page.getByLabel('Welcome message').fill('Welcome to our garden wedding!');
+    await page.getByLabel('First name', { exact: true }).fill('Olivia');
+    await page.getByLabel('Second name', { exact: true }).fill('Noah');
+    await page.getByLabel('Welcome message', { exact: true }).fill('Welcome to our garden wedding!');
     await page.locator('#st-0-venue').fill('The Old Boathouse');
     await page.getByRole('button', { name: 'Save' }).first().click();
     await page.getByText('Settings saved').waitFor();
     await screenshot(page, 'admin-settings');
     // Server validation is shown as it comes.
-    await page.getByLabel('First name').fill('x'.repeat(61));
+    await page.getByLabel('First name', { exact: true }).fill('x'.repeat(61));
     await page.getByRole('button', { name: 'Save' }).first().click();
     await page.getByRole('alert').filter({ hasText: 'The first name must be at most 60 characters' }).waitFor();
 

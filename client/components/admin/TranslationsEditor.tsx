@@ -23,6 +23,7 @@ export function TranslationsEditor({ value, onChange }: { value: Value; onChange
   const [picked, setPicked] = useState(others[0]?.[0] ?? '');
   const lang = others.some(([c]) => c === picked) ? picked : others[0]?.[0];
   const texts: TranslatedTexts = (lang && value.translations?.[lang]) || {};
+  const langName = LANGUAGES.find(([c]) => c === lang)?.[1] ?? '';
   const set = (patch: Partial<TranslatedTexts>) => lang && onChange({ translations: { ...value.translations, [lang]: { ...texts, ...patch } } });
   const setItem = (i: number, patch: ScheduleText) => {
     const schedule = value.schedule.map((_, j) => ({ ...texts.schedule?.[j] }));
@@ -33,7 +34,13 @@ export function TranslationsEditor({ value, onChange }: { value: Value; onChange
     const props = { id: `${id}-${key}`, lang, value: v ?? '', placeholder: shown, dir: 'auto', onChange: (e: { currentTarget: { value: string } }) => onText(e.currentTarget.value) };
     return (
       <div key={key} className={`field${long ? ' field-wide' : ''}`}>
-        <label htmlFor={props.id}>{label}</label>
+        <label htmlFor={props.id}>
+          {label}
+          {/* A screen reader hears which language the field is for, not the same name twice. */}
+          <span className="sr-only" lang={lang}>
+            {` (${langName})`}
+          </span>
+        </label>
         {long ? <textarea {...props} /> : <input type="text" {...props} />}
       </div>
     );
