@@ -16,7 +16,8 @@ function walk(dir) {
 }
 
 let files = walk(path.join(root, 'test')).sort();
-if (only.length) files = files.filter((f) => only.some((o) => f.includes(o)));
+// Matched against the path inside the project: a checkout's own folder name must not match every file.
+if (only.length) files = files.filter((f) => only.some((o) => path.relative(root, f).includes(o)));
 const hasBrowser = fs.existsSync(CHROMIUM);
 if (!hasBrowser) {
   const e2e = files.filter((f) => f.includes(`${path.sep}e2e${path.sep}`));
