@@ -19,7 +19,7 @@ for (const p of locales.problems) console.warn(`locales: ${p} (English shows ins
 async function buildServer() {
   // server/media-worker.ts is the processing child process main.js starts (dist/server/media-worker.js);
   // server/db-writer.ts its database writer thread (dist/server/db-writer.js).
-  const entries = ['server/main.ts', 'server/media-worker.ts', 'server/db-writer.ts', 'server/backup.ts', 'server/restore.ts', 'server/reset-password.ts'].filter((f) => fs.existsSync(path.join(root, f)));
+  const entries = ['server/main.ts', 'server/media-worker.ts', 'server/face-worker.ts', 'server/db-writer.ts', 'server/backup.ts', 'server/restore.ts', 'server/reset-password.ts'].filter((f) => fs.existsSync(path.join(root, f)));
   await build({
     absWorkingDir: root,
     entryPoints: entries,

@@ -1,0 +1,48 @@
+import type { Box } from './boxes.js';
+
+/**
+ * What the server and a face worker (server/face-worker.ts) say over the IPC channel. The worker
+ * holds the networks and, in memory only, the codes of the gallery's faces it has seen; the server
+ * keeps the guests' codes, the matches and the scan's order.
+ */
+export interface FaceSetup {
+  type: 'setup';
+  /** Detection levels (faces-in-picture.ts DEFAULT_LEVELS when absent). */
+  levels?: number[];
+  /** Where a HEIC selfie may be decoded: memory-backed, never under DATA_DIR. */
+  scratchDir: string;
+}
+
+/** A selfie's bytes, straight from the request's memory. */
+export interface SelfieRequest {
+  type: 'selfie';
+  id: number;
+  bytes: Uint8Array;
+  heic: boolean;
+}
+
+/** A gallery picture: the file to read and, when an earlier scan measured them, its face boxes. */
+export interface PictureRequest {
+  type: 'picture';
+  id: number;
+  /** Identifies the file's content (its path names its version): the in-memory codes are kept under it. */
+  key: string;
+  file: string;
+  boxes: Box[] | null;
+}
+
+export type ToFaceWorker = FaceSetup | SelfieRequest | PictureRequest | { type: 'forget' } | { type: 'stop' };
+
+export interface PictureAnswer {
+  /** Relative boxes (0-1), null when they came from the caller or the memory. */
+  boxes: Box[] | null;
+  /** The codes of the picture's usable faces. */
+  codes: Float32Array[];
+  /** Whether the detector ran (false: boxes given, or codes remembered). */
+  detected: boolean;
+}
+
+export type FromFaceWorker =
+  | { type: 'ready' }
+  | { type: 'done'; id: number; value: PictureAnswer | { code: Float32Array | null } }
+  | { type: 'failed'; id: number; message: string; unreadable: boolean };
