@@ -18,6 +18,9 @@ export type ErrorCode =
   | 'rate_limited' // 429
   | 'unavailable' // 503
   | 'storage_full' // 507
+  | 'face_search_off' // 404: face search is not turned on
+  | 'consent_required' // 400: the face search's consent box was not ticked
+  | 'no_face' // 422: no face in the selfie
   | 'internal'; // 500
 
 /** Every API error answer. */
@@ -227,6 +230,10 @@ export interface WeddingSettings {
   default_language: string;
   /** The texts above in other languages (admin settings only; GET /api/settings answers them resolved). */
   translations?: Translations;
+  /** "Find photos of me": guests may search the gallery with a selfie. Off by default. */
+  face_search: boolean;
+  /** When the face search ends and every face code and match is deleted (ISO 8601); null while off. */
+  face_search_until: string | null;
 }
 
 export interface SettingsResponse {
@@ -239,4 +246,39 @@ export interface PublicSettingsResponse extends SettingsResponse {
   language: string;
   default_language: string;
   languages: LanguageInfo[];
+}
+
+// ---- Find the photos you're in ----
+
+/** A photo the guest appears in: the gallery item and how alike the faces are (0-1, 1 the same picture). */
+export interface FaceMatch extends GalleryItem {
+  similarity: number;
+}
+
+/** POST and GET /api/faces/me */
+export interface FaceSearchResponse {
+  success: true;
+  /** The scan is still going through the gallery; more matches may come. */
+  searching: boolean;
+  /** Photos compared so far, of `total`. */
+  scanned: number;
+  total: number;
+  /** Best first; visible photos only. */
+  matches: FaceMatch[];
+  /** When this guest's face code and matches are deleted anyway (the search's end). */
+  until: string | null;
+}
+
+/** GET /admin/api/faces: the dashboard's card. */
+export interface FaceSearchStatus {
+  enabled: boolean;
+  until: string | null;
+  /** Guests who have a face code now. */
+  guests: number;
+  matches: number;
+}
+
+export interface FaceSearchStatusResponse {
+  success: true;
+  faces: FaceSearchStatus;
 }

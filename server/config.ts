@@ -31,6 +31,8 @@ export interface Config {
   readonly ffprobePath: string;
   /** Processing jobs run at once; defaults to the number of cores. */
   readonly processingConcurrency: number;
+  /** Face search processes at once (FACE_WORKERS); defaults to the number of cores, at most 2. */
+  readonly faceWorkers: number;
   /** "Regenerate all thumbnails" answers after at most this long while the work goes on (REGENERATE_ANSWER_S). */
   readonly regenerateAnswerMs: number;
   /** Each step of processing is stopped after this long (a re-encode gets 30 s more per second of video) (PROCESSING_TIME_LIMIT_S). */
@@ -151,6 +153,7 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     text('FFPROBE_PATH') ?? (ffmpegPath.endsWith('ffmpeg') ? ffmpegPath.slice(0, -'ffmpeg'.length) + 'ffprobe' : 'ffprobe');
 
   const processingConcurrency = int('PROCESSING_CONCURRENCY', Math.max(1, defaults.cores ?? 2), 1, 64);
+  const faceWorkers = int('FACE_WORKERS', Math.min(2, Math.max(1, defaults.cores ?? 2)), 1, 16);
   const regenerateAnswerS = int('REGENERATE_ANSWER_S', 60, 1, 3600);
   const processingStepS = int('PROCESSING_TIME_LIMIT_S', 120, 1, 86400);
 
@@ -182,6 +185,7 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     ffmpegPath,
     ffprobePath,
     processingConcurrency,
+    faceWorkers,
     regenerateAnswerMs: regenerateAnswerS * 1000,
     processingStepMs: processingStepS * 1000,
     logLevel: level as Config['logLevel'],
@@ -210,6 +214,7 @@ export function describeConfig(c: Config): Record<string, unknown> {
     FFMPEG_PATH: c.ffmpegPath,
     FFPROBE_PATH: c.ffprobePath,
     PROCESSING_CONCURRENCY: c.processingConcurrency,
+    FACE_WORKERS: c.faceWorkers,
     REGENERATE_ANSWER_S: c.regenerateAnswerMs / 1000,
     PROCESSING_TIME_LIMIT_S: c.processingStepMs / 1000,
     LOG_LEVEL: c.logLevel,

@@ -17,6 +17,8 @@ import { DatabaseWriter } from './db/writer.js';
 import { EventBus } from './events/bus.js';
 import { createEventsModule } from './events/events.module.js';
 import { createExportModule } from './export/export.module.js';
+import { createFacesModule } from './faces/faces.module.js';
+import type { FacesService } from './faces/faces.service.js';
 import { createGuestsModule } from './guests/guests.module.js';
 import type { Module } from './http/module.js';
 import { log } from './log.js';
@@ -38,6 +40,7 @@ export interface Services {
   processing: Processing;
   storage: StorageGuard;
   disk: DiskUsage;
+  faces: FacesService;
 }
 
 export interface RunningServer {
@@ -104,6 +107,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const bus = new EventBus(db);
   const processing = createProcessing({ config, paths, db });
+  const facesModule = createFacesModule({ db, paths, settings, bus, faceWorkers: config.faceWorkers });
   const modules: Module[] = [
     createAuthModule({ config, users, sessions }),
     createUsersModule({ users }),
@@ -115,6 +119,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),
     createGuestsModule({ db, paths, bus }),
+    facesModule,
   ];
 
   await settings.get(); // warm: every request's language falls back on default_language
@@ -167,5 +172,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
     return closing;
   };
 
-  return { ctx, services: { settings, users, bus, processing, storage, disk }, url, port, server, close };
+  return { ctx, services: { settings, users, bus, processing, storage, disk, faces: facesModule.faces }, url, port, server, close };
 }

@@ -3,6 +3,9 @@ import { openDatabase, type Sqlite } from '../db/open.js';
 // All of the backup's SQL. Each step opens its own connection to a database file (the live
 // one only to copy it), so the running server's connection and writers are never involved.
 
+/** Children first (face_matches refers to face_guests). */
+const FACE_TABLES = ['face_matches', 'face_boxes', 'face_guests'] as const;
+
 const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads'] as const;
 
 /**
@@ -47,6 +50,10 @@ export function prepareSnapshot(file: string): { photos: { id: string; path: str
     if (tables.has('uploads')) db.prepare(`DELETE FROM uploads WHERE status <> 'complete'`).run();
     // Live session ids would let whoever holds the archive act as a signed-in admin.
     if (tables.has('sessions')) db.prepare('DELETE FROM sessions').run();
+    // Face codes, matches and boxes are never archived: the face search keeps them only for its
+    // weeks, and a backup may outlive that. secure_delete overwrites the freed bytes.
+    db.exec('PRAGMA secure_delete = ON');
+    for (const t of FACE_TABLES) if (tables.has(t)) db.prepare(`DELETE FROM "${t}"`).run();
     const photos = db.prepare('SELECT id, stored_path AS path FROM photos ORDER BY upload_timestamp, id').all() as { id: string; path: string }[];
     return { photos, derivatives: namedDerivatives(db) };
   } finally {

@@ -72,10 +72,14 @@ export function openDatabase(file: string, options?: Database.Options): Sqlite {
  */
 export const WAL_AUTOCHECKPOINT_PAGES = 4000;
 
-/** Opens the app's SQLite file (or ':memory:') with the pragmas the app relies on. */
+/**
+ * Opens the app's SQLite file (or ':memory:') with the pragmas the app relies on. secure_delete
+ * FAST: a deleted row's bytes are overwritten in the page that held it (no extra writes), so a
+ * guest's face code is gone from the file once "Forget me" has been checkpointed.
+ */
 export function openSqlite(file: string): Sqlite {
   const db = openDatabase(file);
-  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES};`);
+  db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000; PRAGMA wal_autocheckpoint = ${WAL_AUTOCHECKPOINT_PAGES}; PRAGMA secure_delete = FAST;`);
   return db;
 }
 

@@ -126,6 +126,29 @@ export interface EventsTable {
   created_at: number;
 }
 
+/** A guest who asked to find their photos: their face code (128 float32, little-endian). */
+export interface FaceGuestsTable {
+  guest_id: string;
+  code: Uint8Array;
+  created_at: string;
+  /** 1 once every photo visible when they asked was compared. */
+  scan_complete: Generated<number>;
+}
+
+export interface FaceMatchesTable {
+  guest_id: string;
+  photo_id: string;
+  /** Euclidean distance between the two codes (faces/similarity.ts). */
+  distance: number;
+}
+
+/** Face boxes (relative coordinates, JSON) measured on the file at `source`: nothing that identifies anyone. */
+export interface FaceBoxesTable {
+  photo_id: string;
+  source: string;
+  boxes: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -136,6 +159,9 @@ export interface DB {
   jobs: JobsTable;
   events: EventsTable;
   media_bytes: MediaBytesTable;
+  face_guests: FaceGuestsTable;
+  face_matches: FaceMatchesTable;
+  face_boxes: FaceBoxesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

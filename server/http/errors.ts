@@ -20,6 +20,9 @@ export const STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   unavailable: 503,
   storage_full: 507,
+  face_search_off: 404,
+  consent_required: 400,
+  no_face: 422,
   internal: 500,
 };
 

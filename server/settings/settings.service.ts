@@ -7,6 +7,7 @@ import { defaultSettings, type ScheduleItem, type WeddingSettings } from './sett
 import { SettingsRepo } from './settings.repo.js';
 import { checkWindows, CONTROL_KEYS, parseControls, parseWindow } from './controls.js';
 import { parseTranslations } from './translations.js';
+import { FACE_KEYS, parseFaceSettings, resolveFaceSettings } from './face-settings.js';
 
 /** Told of every saved change (the wall's pause reaches open walls this way). */
 export type SettingsListener = (next: WeddingSettings, previous: WeddingSettings) => void | Promise<void>;
@@ -56,7 +57,11 @@ export class SettingsService {
   /** Applies a partial update after validating every field given. */
   async update(body: unknown): Promise<WeddingSettings> {
     const previous = await this.get();
-    const next = { ...previous, ...parseSettingsPatch(body) };
+    const patch = parseSettingsPatch(body, previous.time_zone);
+    const next = { ...previous, ...patch };
+    const faces = resolveFaceSettings(previous, patch);
+    if ('problem' in faces) throw invalidAll([faces.problem]);
+    Object.assign(next, faces);
     await this.repo.write(JSON.stringify(next));
     this.cache = next;
     for (const fn of this.listeners) await fn(next, previous);
@@ -70,7 +75,7 @@ export class SettingsService {
   }
 }
 
-export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
+export function parseSettingsPatch(body: unknown, timeZone = 'UTC'): Partial<WeddingSettings> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('errors.settings.not_object');
   const b = body as Record<string, unknown>;
   const problems: Message[] = [];
@@ -86,6 +91,7 @@ export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
     'default_language',
     'translations',
     ...CONTROL_KEYS,
+    ...FACE_KEYS,
   ]);
   for (const key of Object.keys(b)) if (!known.has(key)) problems.push(msg('errors.settings.unknown', { key }));
 
@@ -157,6 +163,7 @@ export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
     if (t) out.translations = t;
   }
   Object.assign(out, parseControls(b, problems));
+  Object.assign(out, parseFaceSettings(b, typeof out.time_zone === 'string' ? out.time_zone : timeZone, problems));
   if (problems.length > 0) throw invalidAll(problems);
   return out;
 }

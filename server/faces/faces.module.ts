@@ -1,0 +1,53 @@
+import type { Kysely } from 'kysely';
+import type { DataPaths } from '../context.js';
+import type { DB } from '../db/schema.js';
+import type { EventBus } from '../events/bus.js';
+import type { Module } from '../http/module.js';
+import { log } from '../log.js';
+import type { SettingsService } from '../settings/settings.service.js';
+import { FaceEngine, scratchDirOutside } from './engine/face-engine.js';
+import { adminFacesRouter, publicFacesRouter } from './faces.routes.js';
+import { FacesService } from './faces.service.js';
+
+/** Face workers stop after this long without a picture or a selfie to read. */
+export const FACE_IDLE_MS = 3 * 60_000;
+
+export interface FacesModuleDeps {
+  db: Kysely<DB>;
+  paths: DataPaths;
+  settings: SettingsService;
+  bus: EventBus;
+  /** Face worker processes (FACE_WORKERS). */
+  faceWorkers: number;
+}
+
+/** "Find the photos you're in": the guests' selfie search and the admins' view of it. */
+export function createFacesModule(deps: FacesModuleDeps): Module & { faces: FacesService } {
+  const engine = new FaceEngine({
+    workers: deps.faceWorkers,
+    idleMs: FACE_IDLE_MS,
+    scratchDir: scratchDirOutside(deps.paths.root),
+  });
+  const faces = new FacesService({ db: deps.db, paths: deps.paths, settings: deps.settings, engine });
+  const unsubscribe: (() => void)[] = [];
+  const warn = (what: string) => (e: unknown) => log.warn(`Face search: ${what}`, e);
+  return {
+    name: 'faces',
+    faces,
+    publicApi: [publicFacesRouter(faces)],
+    adminApi: [adminFacesRouter(faces)],
+    async start() {
+      unsubscribe.push(deps.settings.onChange((next, previous) => faces.settingsChanged(next, previous)));
+      unsubscribe.push(
+        deps.bus.subscribe((ev) => {
+          if (ev.type === 'photo-visible') faces.photoVisible((ev.data as { id: string }).id).catch(warn('a new photo was not compared'));
+        }),
+      );
+      await faces.start();
+    },
+    async stop() {
+      for (const u of unsubscribe.splice(0)) u();
+      await faces.stop();
+    },
+  };
+}

@@ -1,0 +1,31 @@
+// How alike two face codes are. dlib's ResNet maps a face to 128 numbers so that photos of one
+// person lie close together: the Euclidean distance between two codes is small for the same
+// person and large for two people. README "Find the photos you're in" has the measurements.
+
+/**
+ * The largest distance counted as the same person. Measured on the six group photos: a selfie
+ * made from one face (mirrored, rescaled, relit) lay at 0.22-0.47 from its own face and at 0.52
+ * or more from every other face (scripts/bench/faces-threshold.ts).
+ */
+export const MATCH_DISTANCE = 0.5;
+
+export function distance(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) {
+    const d = a[i] - b[i];
+    sum += d * d;
+  }
+  return Math.sqrt(sum);
+}
+
+/** 0-1 for people: 1 is the same picture, 0.5 the threshold, 0 twice the threshold or more. */
+export function similarity(d: number): number {
+  return Math.round(Math.max(0, Math.min(1, 1 - d / (2 * MATCH_DISTANCE))) * 1000) / 1000;
+}
+
+/** The closest of a picture's faces to the guest's code, or undefined when none is close enough. */
+export function bestMatch(guest: Float32Array, faces: Float32Array[]): number | undefined {
+  let best = Infinity;
+  for (const f of faces) best = Math.min(best, distance(guest, f));
+  return best <= MATCH_DISTANCE ? best : undefined;
+}

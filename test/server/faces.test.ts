@@ -1,0 +1,210 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import sharp from 'sharp';
+import { after, before, test } from 'node:test';
+import { faceless, GROUP_PHOTOS, selfieFrom, SELFIE_LOOKS } from '../helpers/faces.js';
+import { sample } from '../helpers/samples.js';
+import { createBackup } from '../../server/backup/create.js';
+import { openDatabase } from '../../server/db/open.js';
+import { serverWithAdmin, tempDir, TestClient, userClient, type TestServer } from '../helpers/server.js';
+import { anyFileHolds, FACE_IN_PHOTO_1, faceRows, searchDone, sendSelfie, uploadVisible } from './faces-helpers.js';
+
+// One server and one set of face workers for the file: loading the networks takes seconds.
+let s: TestServer;
+let admin: TestClient;
+let anna: TestClient;
+let ben: TestClient;
+let uploader: TestClient;
+const photoIds: string[] = [];
+let selfie: Buffer;
+
+before(async () => {
+  ({ s, admin, client: anna } = await serverWithAdmin());
+  ben = new TestClient(s.url);
+  uploader = new TestClient(s.url);
+  for (const [i, file] of GROUP_PHOTOS.entries()) photoIds.push(await uploadVisible(uploader, admin, file, `group-${i + 1}.jpg`));
+  selfie = await selfieFrom(GROUP_PHOTOS[0], FACE_IN_PHOTO_1, SELFIE_LOOKS[0]);
+});
+after(() => s.close());
+
+const turn = (on: boolean, until?: string) => admin.put('/admin/api/settings', { face_search: on, ...(until ? { face_search_until: until } : {}) });
+
+test('face search is off by default: every /api/faces route answers 404 face_search_off and no face worker runs', async () => {
+  assert.equal((await anna.get('/api/settings')).body.settings.face_search, false);
+  for (const [method, r] of [
+    ['GET', await anna.get('/api/faces/me')],
+    ['DELETE', await anna.del('/api/faces/me')],
+    ['POST', await sendSelfie(anna, selfie, 'true')],
+  ] as const) {
+    assert.equal(r.status, 404, method);
+    assert.equal(r.body.code, 'face_search_off', method);
+    assert.equal(typeof r.body.error, 'string');
+  }
+  assert.deepEqual(s.services.faces.scanner.progress('x'), undefined);
+  assert.equal((await admin.get('/admin/api/faces')).body.faces.enabled, false);
+});
+
+test('turning it on sets the end 60 days ahead; a past end is refused', async () => {
+  const r = await turn(true);
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  const until = Date.parse(r.body.settings.face_search_until);
+  assert.ok(Math.abs(until - (Date.now() + 60 * 86_400_000)) < 60_000, r.body.settings.face_search_until);
+  const past = await admin.put('/admin/api/settings', { face_search_until: '2020-01-01' });
+  assert.equal(past.status, 400);
+  const date = await admin.put('/admin/api/settings', { face_search_until: '2099-12-31' });
+  assert.equal(date.status, 200);
+  assert.equal(new Date(date.body.settings.face_search_until).getUTCFullYear() >= 2099, true);
+  const status = (await admin.get('/admin/api/faces')).body.faces;
+  assert.equal(status.enabled, true);
+  assert.equal(status.guests, 0);
+});
+
+test('a selfie without the consent box ticked is 400 consent_required and nothing is stored', async () => {
+  for (const consent of [undefined, 'false', 'yes']) {
+    const r = await sendSelfie(anna, selfie, consent);
+    assert.equal(r.status, 400, String(consent));
+    assert.equal(r.body.code, 'consent_required');
+  }
+  assert.equal(faceRows(s, 'face_guests'), 0);
+});
+
+test('a picture without a face is 422 no_face; a file that is no picture is 415; over 15 MB is 413', async () => {
+  const none = await sendSelfie(anna, await faceless(), 'true');
+  assert.equal(none.status, 422, JSON.stringify(none.body));
+  assert.equal(none.body.code, 'no_face');
+  const text = await sendSelfie(anna, Buffer.from('not a picture at all, just words'), 'true');
+  assert.equal(text.status, 415);
+  const big = await sendSelfie(anna, Buffer.alloc(15 * 1024 * 1024 + 1, 0xff), 'true');
+  assert.equal(big.status, 413);
+  assert.equal(faceRows(s, 'face_guests'), 0);
+});
+
+test('an iPhone HEIC is decoded for the search (no face in it: 422 no_face, not unreadable), and nothing is left in the scratch folder', async () => {
+  const heic = fs.readFileSync(sample('heic_IMG_5195.HEIC'));
+  const before = fs.readdirSync('/dev/shm').filter((f) => f.startsWith('selfie-'));
+  const r = await sendSelfie(anna, heic, 'true', 'image/heic');
+  assert.equal(r.status, 422, JSON.stringify(r.body));
+  assert.equal(r.body.code, 'no_face');
+  assert.deepEqual(fs.readdirSync('/dev/shm').filter((f) => f.startsWith('selfie-')), before);
+});
+
+test("a mirrored, rescaled, relit selfie finds the crop's source photo first, and other people's photos stay below the threshold", async () => {
+  const first = await sendSelfie(anna, selfie, 'true');
+  assert.equal(first.status, 200, JSON.stringify(first.body));
+  assert.equal(first.body.success, true);
+  assert.equal(typeof first.body.searching, 'boolean');
+  assert.equal(first.body.total, 6);
+  const done = await searchDone(anna);
+  assert.equal(done.scanned, 6);
+  assert.ok(done.matches.length >= 1, 'found');
+  assert.equal(done.matches[0].id, photoIds[0], 'the source photo first');
+  assert.ok(done.matches[0].similarity > 0.5 && done.matches[0].similarity <= 1, String(done.matches[0].similarity));
+  for (const m of done.matches) assert.ok(m.thumbnail_url && m.similarity >= 0.5, 'gallery items with a similarity over the threshold');
+  assert.deepEqual(done.matches.map((m: any) => m.id), [photoIds[0]], 'none of the other five photos shows her');
+});
+
+test('the database holds a face code for the guest who asked only; boxes are coordinates; the selfie is nowhere under DATA_DIR', async () => {
+  assert.equal(faceRows(s, 'face_guests'), 1);
+  const guest = s.ctx.sqlite.prepare('SELECT guest_id, length(code) AS n FROM face_guests').get() as { guest_id: string; n: number };
+  assert.equal(guest.n, 512, '128 numbers');
+  assert.ok(anna.cookieHeader().includes(guest.guest_id));
+  const boxes = s.ctx.sqlite.prepare('SELECT boxes FROM face_boxes').all() as { boxes: string }[];
+  assert.equal(boxes.length, 6);
+  for (const b of boxes) for (const box of JSON.parse(b.boxes)) assert.ok(box.length === 4 && box.every((v: number) => v >= 0 && v <= 1.5));
+  const blobs = s.ctx.sqlite.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[];
+  assert.ok(!blobs.some((t) => /code|descriptor|embedding/.test(t.name) && t.name !== 'face_guests'));
+  // 48 bytes from the middle of the selfie's JPEG data: any copy of it would contain them.
+  const probe = selfie.subarray(selfie.length >> 1, (selfie.length >> 1) + 48);
+  assert.equal(anyFileHolds(s.dataDir, probe), undefined);
+});
+
+test('a photo approved later is found, and a hidden photo is never listed', async () => {
+  const copy = await sharp(GROUP_PHOTOS[0]).resize(1600).jpeg({ quality: 85 }).toBuffer();
+  const later = await uploadVisible(uploader, admin, copy, 'later.jpg', false);
+  const waiting = await anna.get('/api/faces/me');
+  assert.ok(!waiting.body.matches.some((m: any) => m.id === later), 'hidden: not compared, not listed');
+  await admin.post(`/admin/api/photos/${later}/approve`);
+  const found = await searchDone(anna, (b) => b.matches.some((m: any) => m.id === later));
+  assert.equal(found.total, 7);
+  await admin.post(`/admin/api/photos/${photoIds[0]}/hide`);
+  const hidden = await anna.get('/api/faces/me');
+  assert.ok(!hidden.body.matches.some((m: any) => m.id === photoIds[0]), 'a hidden photo disappears from the matches');
+  assert.ok(hidden.body.matches.some((m: any) => m.id === later));
+  await admin.post(`/admin/api/photos/${photoIds[0]}/approve`);
+  await admin.del(`/admin/api/photos/${later}/delete`);
+  const after = await anna.get('/api/faces/me');
+  assert.deepEqual(after.body.matches.map((m: any) => m.id), [photoIds[0]]);
+});
+
+test('"Forget me" deletes the guest\'s code and matches at once; another guest is untouched', async () => {
+  const other = await sendSelfie(ben, await selfieFrom(GROUP_PHOTOS[4], { x: 0.2, y: 0.25, width: 0.09, height: 0.16 }, SELFIE_LOOKS[2]), 'true');
+  assert.ok(other.status === 200 || other.body.code === 'no_face', JSON.stringify(other.body));
+  const code = s.ctx.sqlite.prepare('SELECT code FROM face_guests WHERE guest_id = ?').get(anna.cookieHeader().match(/wedding_guest=([^;]+)/)![1]) as { code: Buffer };
+  const r = await anna.del('/api/faces/me');
+  assert.equal(r.status, 200);
+  assert.equal((await anna.get('/api/faces/me')).status, 404);
+  assert.equal(faceRows(s, 'face_guests'), other.status === 200 ? 1 : 0);
+  const left = s.ctx.sqlite.prepare('SELECT count(*) AS n FROM face_matches m JOIN face_guests g USING (guest_id)').get() as { n: number };
+  assert.equal(left.n, faceRows(s, 'face_matches'), 'no match without its guest');
+  // Once the WAL is written back, the code's bytes are nowhere in the database files.
+  s.writable().exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  assert.equal(anyFileHolds(s.dataDir, Buffer.from(code.code)), undefined);
+});
+
+test('"Delete all face data now" is for admins only and leaves no code, match or box', async () => {
+  await sendSelfie(anna, selfie, 'true');
+  const family = await userClient(s.url, admin, 'family');
+  assert.equal((await family.del('/admin/api/faces')).status, 403);
+  assert.equal((await family.get('/admin/api/faces')).body.faces.guests >= 1, true);
+  const r = await admin.del('/admin/api/faces');
+  assert.equal(r.status, 200);
+  assert.deepEqual([faceRows(s, 'face_guests'), faceRows(s, 'face_matches'), faceRows(s, 'face_boxes')], [0, 0, 0]);
+  assert.equal(r.body.faces.guests, 0);
+  assert.equal((await anna.get('/api/faces/me')).status, 404);
+});
+
+test('a backup taken while guests use the search holds no face code, match or box', async () => {
+  assert.equal((await sendSelfie(anna, selfie, 'true')).status, 200);
+  await searchDone(anna);
+  const guestId = anna.cookieHeader().match(/wedding_guest=([^;]+)/)![1];
+  const { code } = s.ctx.sqlite.prepare('SELECT code FROM face_guests WHERE guest_id = ?').get(guestId) as { code: Buffer };
+  assert.ok(faceRows(s, 'face_matches') > 0 && faceRows(s, 'face_boxes') > 0);
+  const archive = path.join(tempDir('faces-backup-'), 'backup.tar.gz');
+  await createBackup({ dataDir: s.dataDir, archive });
+  const out = tempDir('faces-untar-');
+  assert.equal(spawnSync('tar', ['xzf', archive, '-C', out]).status, 0);
+  const db = openDatabase(path.join(out, 'wedding.db'), { readonly: true, fileMustExist: true });
+  try {
+    for (const t of ['face_guests', 'face_matches', 'face_boxes']) assert.equal((db.prepare(`SELECT count(*) AS n FROM ${t}`).get() as { n: number }).n, 0, t);
+    assert.ok((db.prepare('SELECT count(*) AS n FROM photos').get() as { n: number }).n >= 6, 'the photos are there');
+  } finally {
+    db.close();
+  }
+  assert.equal(anyFileHolds(out, Buffer.from(code)), undefined, "the code's bytes are in no file of the backup");
+  assert.equal(faceRows(s, 'face_guests'), 1, 'the live site keeps it');
+});
+
+test('turning it off deletes every face code and match and answers face_search_off again', async () => {
+  await sendSelfie(anna, selfie, 'true');
+  await searchDone(anna);
+  assert.ok(faceRows(s, 'face_matches') > 0);
+  const r = await turn(false);
+  assert.equal(r.body.settings.face_search_until, null);
+  assert.deepEqual([faceRows(s, 'face_guests'), faceRows(s, 'face_matches'), faceRows(s, 'face_boxes')], [0, 0, 0]);
+  assert.equal((await anna.get('/api/faces/me')).body.code, 'face_search_off');
+  assert.equal(s.services.faces.scanner.progress('anything'), undefined);
+});
+
+test('at its end date the search turns itself off and deletes everything', async () => {
+  await turn(true);
+  await sendSelfie(anna, selfie, 'true');
+  assert.equal(faceRows(s, 'face_guests'), 1);
+  const soon = new Date(Date.now() + 1500).toISOString();
+  assert.equal((await admin.put('/admin/api/settings', { face_search_until: soon })).status, 200);
+  await new Promise((r) => setTimeout(r, 2500));
+  assert.equal((await anna.get('/api/settings')).body.settings.face_search, false);
+  assert.deepEqual([faceRows(s, 'face_guests'), faceRows(s, 'face_matches'), faceRows(s, 'face_boxes')], [0, 0, 0]);
+  assert.equal((await anna.get('/api/faces/me')).body.code, 'face_search_off');
+});
