@@ -22,10 +22,9 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../server/db/open.js';
 import { RECOMMENDED_THREAD_POOL } from '../../server/threadpool.js';
 import { BenchServer } from './bench-server.js';
-import { fork, type ChildProcess } from 'node:child_process';
 import { approveAll, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
-import { Browser, connectionWaits, lagMonitor, percentile, Recorder, type Phase } from './rush-http.js';
-import type { DoneMessage, StartMessage } from './rush-readers.js';
+import { Browser, connectionWaits, lagMonitor, percentile, Recorder } from './rush-http.js';
+import { Readers, report } from './rush-report.js';
 import { generateMedia, type MediaFile } from './rush-media.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -174,35 +173,6 @@ async function main(): Promise<void> {
   }
 }
 
-/** The readers' process (rush-readers.ts): started with the seed photos, told when the rush starts and when to stop. */
-class Readers {
-  private constructor(private readonly child: ChildProcess) {}
-
-  static async start(start: StartMessage): Promise<Readers> {
-    const child = fork(path.join(ROOT, 'scripts/bench/rush-readers.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
-    const started = new Promise<void>((resolve, reject) => {
-      child.once('message', () => resolve());
-      child.once('exit', (code) => reject(new Error(`the readers' process ended (${code})`)));
-    });
-    child.send(start);
-    await started;
-    return new Readers(child);
-  }
-
-  rush(): void {
-    this.child.send({ type: 'rush' });
-  }
-
-  stop(): Promise<DoneMessage> {
-    return new Promise((resolve, reject) => {
-      this.child.once('message', (m: DoneMessage) => resolve(m));
-      // 'close', not 'exit': a large last message may still be on its way when the process exits.
-      this.child.once('close', (code) => reject(new Error(`the readers' process ended (${code}) without its figures`)));
-      this.child.send({ type: 'stop' });
-    });
-  }
-}
-
 /** Polls the outcomes guests stopped polling (they give up after 120 tries) until all settle, bounded. */
 async function waitSettled(base: string, outcomes: Outcome[], minutes: number): Promise<void> {
   const b = new Browser(base);
@@ -243,38 +213,6 @@ async function verify(dataDir: string, outcomes: Outcome[]): Promise<string> {
   }
   db.close();
   return bad ? `${bad} of ${checked} stored files differ from what was sent` : `all ${checked} stored files match what was sent (SHA-256 on disk)`;
-}
-
-const GOALS: Record<string, number> = {
-  'GET /api/photos (gallery page)': 250,
-  'GET thumbnail': 250,
-  'GET display image': 250,
-  'GET /api/stats': 250,
-  'GET /api/photos/{id}/status': 250,
-  'GET /admin/api/dashboard': 1000,
-  'GET /admin/api/photos (queue)': 1000,
-  'POST /api/upload-chunk (server, after the body)': 1000,
-};
-
-function report(rec: Recorder): void {
-  const f = (x: number) => (Number.isNaN(x) ? '-' : x >= 1000 ? `${(x / 1000).toFixed(2)} s` : `${x.toFixed(1)} ms`);
-  const cell = (phase: Phase, route: string) => {
-    const s = rec.get(phase, route);
-    if (!s) return { text: '-', p99: NaN, s };
-    const sorted = [...s.ms].sort((a, b) => a - b);
-    const p99 = percentile(sorted, 99);
-    return { text: `n ${sorted.length}, p50 ${f(percentile(sorted, 50))}, p95 ${f(percentile(sorted, 95))}, p99 ${f(p99)}`, p99, s };
-  };
-  console.log('\nroute | idle (baseline) | under the rush | errors (5xx) | p99 ratio | goal p99');
-  console.log('---|---|---|---|---|---');
-  for (const route of rec.routes()) {
-    const idle = cell('idle', route);
-    const rush = cell('rush', route);
-    const errors = `${(rush.s?.errors ?? 0) + (idle.s?.errors ?? 0)} (${(rush.s?.fiveXX ?? 0) + (idle.s?.fiveXX ?? 0)})`;
-    const ratio = idle.p99 > 0 && rush.p99 > 0 ? `x${(rush.p99 / idle.p99).toFixed(1)}` : '-';
-    const goal = GOALS[route] ? `< ${f(GOALS[route])}: ${rush.p99 < GOALS[route] ? 'met' : 'MISSED'}` : '';
-    console.log(`${route} | ${idle.text} | ${rush.text} | ${errors} | ${ratio} | ${goal}`);
-  }
 }
 
 main().catch((e) => {

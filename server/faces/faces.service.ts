@@ -134,9 +134,13 @@ export class FacesService {
     return { enabled: isOn(s), until: isOn(s) ? s.face_search_until : null, ...(await this.repo.counts()) };
   }
 
-  /** Every face code, match and box, now; the workers stop (their memory goes with them). */
+  /**
+   * Every face code, match and box, now; then the workers stop (their memory goes with them), and
+   * whatever work under way wrote meanwhile is deleted too.
+   */
   async deleteAll(): Promise<void> {
     this.scanner.dropAll();
+    await this.repo.deleteAll();
     await this.deps.engine.stop();
     await this.scanner.settled();
     await this.repo.deleteAll();
