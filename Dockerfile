@@ -27,8 +27,10 @@ COPY client ./client
 # locales/: the texts in every language, compiled into both bundles.
 COPY locales ./locales
 # Never --omit=optional: sharp's platform binaries (@img/sharp-*) are optional packages.
+# The face search's TensorFlow.js packages ship ~200 MB of source maps nothing reads at run time.
 RUN npm run build -- --quiet \
  && npm prune --omit=dev --no-audit --no-fund \
+ && find node_modules/@tensorflow node_modules/@vladmandic -name '*.map' -delete \
  && rm -f dist/client-meta.json
 
 # ---- runtime ----
