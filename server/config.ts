@@ -33,6 +33,8 @@ export interface Config {
   readonly processingConcurrency: number;
   /** Face search processes at once (FACE_WORKERS); defaults to the number of cores, at most 2. */
   readonly faceWorkers: number;
+  /** The face workers' nice value (FACE_NICE, default 19: everything else first). */
+  readonly faceNice: number;
   /** "Regenerate all thumbnails" answers after at most this long while the work goes on (REGENERATE_ANSWER_S). */
   readonly regenerateAnswerMs: number;
   /** Each step of processing is stopped after this long (a re-encode gets 30 s more per second of video) (PROCESSING_TIME_LIMIT_S). */
@@ -154,6 +156,7 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
 
   const processingConcurrency = int('PROCESSING_CONCURRENCY', Math.max(1, defaults.cores ?? 2), 1, 64);
   const faceWorkers = int('FACE_WORKERS', Math.min(2, Math.max(1, defaults.cores ?? 2)), 1, 16);
+  const faceNice = int('FACE_NICE', 19, 0, 19);
   const regenerateAnswerS = int('REGENERATE_ANSWER_S', 60, 1, 3600);
   const processingStepS = int('PROCESSING_TIME_LIMIT_S', 120, 1, 86400);
 
@@ -186,6 +189,7 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     ffprobePath,
     processingConcurrency,
     faceWorkers,
+    faceNice,
     regenerateAnswerMs: regenerateAnswerS * 1000,
     processingStepMs: processingStepS * 1000,
     logLevel: level as Config['logLevel'],
@@ -215,6 +219,7 @@ export function describeConfig(c: Config): Record<string, unknown> {
     FFPROBE_PATH: c.ffprobePath,
     PROCESSING_CONCURRENCY: c.processingConcurrency,
     FACE_WORKERS: c.faceWorkers,
+    FACE_NICE: c.faceNice,
     REGENERATE_ANSWER_S: c.regenerateAnswerMs / 1000,
     PROCESSING_TIME_LIMIT_S: c.processingStepMs / 1000,
     LOG_LEVEL: c.logLevel,

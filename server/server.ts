@@ -107,7 +107,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const bus = new EventBus(db);
   const processing = createProcessing({ config, paths, db });
-  const facesModule = createFacesModule({ db, paths, settings, bus, faceWorkers: config.faceWorkers });
+  const facesModule = createFacesModule({ db, paths, settings, bus, faceWorkers: config.faceWorkers, faceNice: config.faceNice });
   const modules: Module[] = [
     createAuthModule({ config, users, sessions }),
     createUsersModule({ users }),

@@ -17,14 +17,16 @@ export interface FacesModuleDeps {
   paths: DataPaths;
   settings: SettingsService;
   bus: EventBus;
-  /** Face worker processes (FACE_WORKERS). */
+  /** Face worker processes (FACE_WORKERS) and their nice value (FACE_NICE). */
   faceWorkers: number;
+  faceNice: number;
 }
 
 /** "Find the photos you're in": the guests' selfie search and the admins' view of it. */
 export function createFacesModule(deps: FacesModuleDeps): Module & { faces: FacesService } {
   const engine = new FaceEngine({
     workers: deps.faceWorkers,
+    nice: deps.faceNice,
     idleMs: FACE_IDLE_MS,
     scratchDir: scratchDirOutside(deps.paths.root),
   });

@@ -7,8 +7,6 @@ import { log } from '../../log.js';
 import type { Box } from './boxes.js';
 import type { FaceSetup, FromFaceWorker, PictureAnswer, ToFaceWorker } from './face-protocol.js';
 
-/** The lowest priority: guests' pages, uploads and the media worker all come first. */
-export const FACE_WORKER_NICE = 19;
 
 /** A picture the face worker could not read (damaged, gone): skipped, not retried. */
 export class UnreadablePictureError extends Error {}
@@ -44,6 +42,8 @@ export interface FaceEngineOptions {
   workers: number;
   /** Stopped after this long without a request. */
   idleMs: number;
+  /** CPU priority (19, the lowest, by default: guests' pages, uploads and the media worker come first). */
+  nice?: number;
   scratchDir: string;
   levels?: number[];
 }
@@ -76,9 +76,10 @@ export class FaceEngine {
     return this.pids.length > 0;
   }
 
-  /** The code of the selfie's largest face, or null when there is none. */
+  /** The code of the selfie's largest face, or null when there is none. It goes to the least busy worker. */
   async selfie(bytes: Uint8Array, heic: boolean): Promise<Float32Array | null> {
-    const v = (await this.call(0, (id) => ({ type: 'selfie', id, bytes, heic }))) as { code: Float32Array | null };
+    const busy = this.children.map((c) => [...this.pending.values()].filter((p) => c && p.child === c).length);
+    const v = (await this.call(busy.indexOf(Math.min(...busy)), (id) => ({ type: 'selfie', id, bytes, heic }))) as { code: Float32Array | null };
     return v.code;
   }
 
@@ -135,7 +136,7 @@ export class FaceEngine {
     this.children[slot] = child;
     if (child.pid) {
       try {
-        os.setPriority(child.pid, FACE_WORKER_NICE);
+        os.setPriority(child.pid, this.options.nice ?? 19);
       } catch (e) {
         log.warn("Could not lower a face worker's priority", e);
       }
