@@ -42,7 +42,9 @@ export function createFacesModule(deps: FacesModuleDeps): Module & { faces: Face
       unsubscribe.push(deps.settings.onChange((next, previous) => faces.settingsChanged(next, previous)));
       unsubscribe.push(
         deps.bus.subscribe((ev) => {
-          if (ev.type === 'photo-visible') faces.photoVisible((ev.data as { id: string }).id).catch(warn('a new photo was not compared'));
+          const item = ev.data as { id: string; content_type?: string };
+          // Videos are not searched (their poster frame is rarely a face worth finding).
+          if (ev.type === 'photo-visible' && item.content_type?.startsWith('image/')) faces.photoVisible(item.id).catch(warn('a new photo was not compared'));
         }),
       );
       await faces.start();
