@@ -8,7 +8,8 @@
 //      that scan, the face workers' memory;
 //   4. the same gallery again after the workers stopped (their memory of codes gone) with the
 //      face boxes kept from 3.: what the kept boxes save.
-// Usage: npm run bench:faces [-- --gallery=500 --phones=24 --workers=2]
+// Usage: npm run bench:faces [-- --gallery=500 --phones=24 --workers=2 --nice=19]
+// (--nice: the face workers' priority, bare and in the app alike; 19 is what the server uses.)
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +30,7 @@ const arg = (name: string, fallback: number) => Number(process.argv.find((a) => 
 const GALLERY = arg('gallery', 500);
 const PHONES = arg('phones', 24);
 const WORKERS = arg('workers', Math.min(2, os.availableParallelism()));
+const NICE = arg('nice', 19);
 const PASSWORD = 'bench-password-123';
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ');
 const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -98,7 +100,7 @@ async function selfieSearch(guest: TestClient, selfie: Buffer, until: (b: any) =
 async function main(): Promise<void> {
   const shm = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
   const work = fs.mkdtempSync(path.join(shm, 'wedding-faces-bench-'));
-  console.log(`bench:faces, ${os.availableParallelism()} cores, ${WORKERS} face workers; load average at start ${load()}`);
+  console.log(`bench:faces, ${os.availableParallelism()} cores, ${WORKERS} face workers at nice ${NICE}; load average at start ${load()}`);
   try {
     const phones = await phonePhotos(work, PHONES);
     const displays = await Promise.all(phones.map(async (f) => {
@@ -109,13 +111,13 @@ async function main(): Promise<void> {
     const selfie = await selfieFrom(GROUP_PHOTOS[0], FACE_IN_PHOTO_1);
 
     // 1. The bare model.
-    const engine = new FaceEngine({ workers: WORKERS, idleMs: 600_000, scratchDir: shm });
+    const engine = new FaceEngine({ workers: WORKERS, idleMs: 600_000, scratchDir: shm, nice: NICE });
     const bareRun = await sampled(() => engine.pids, async () => ({ phone: await bare(engine, phones, 'phone'), display: await bare(engine, displays, 'display') }));
     await engine.stop();
     console.log(`bare model: 12 MP JPEGs ${bareRun.value.phone.toFixed(2)} photos/s, their display copies ${bareRun.value.display.toFixed(2)} photos/s; RSS peak ${mib(bareRun.peakEach)} per worker, ${mib(bareRun.peakSum)} together`);
 
     // 2. The app end to end on the same display copies.
-    const server = await new BenchServer({ FACE_WORKERS: String(WORKERS) }).start();
+    const server = await new BenchServer({ FACE_WORKERS: String(WORKERS), FACE_NICE: String(NICE) }).start();
     try {
       const admin = new TestClient(server.url);
       await admin.login('admin', PASSWORD);
