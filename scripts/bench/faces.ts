@@ -44,6 +44,17 @@ function rssOf(pid: number): number {
   }
 }
 
+/** CPU seconds (user + system) a process has used so far (Linux /proc, 100 ticks a second). */
+function cpuOf(pid: number): number {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+const cpuOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
+
 /** The face workers under a process: its children whose command line names face-worker. */
 function faceWorkers(parent: number): number[] {
   const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' });
@@ -71,6 +82,7 @@ async function bare(engine: FaceEngine, files: string[], tag: string): Promise<n
   // Networks loaded and warm in every worker before the clock starts.
   await Promise.all(Array.from({ length: engine.size }, (_, slot) => engine.picture(slot, `warm-${tag}-${slot}`, files[slot % files.length], null)));
   const t0 = performance.now();
+  const cpu0 = cpuOfAll(engine.pids);
   let next = 0;
   await pool(Array.from({ length: engine.size }, (_, i) => i), engine.size, async (slot) => {
     while (next < files.length) {
@@ -78,6 +90,7 @@ async function bare(engine: FaceEngine, files: string[], tag: string): Promise<n
       await engine.picture(slot, `${tag}-${i}`, files[i], null);
     }
   });
+  console.log(`  bare model, ${tag}: ${((cpuOfAll(engine.pids) - cpu0) / files.length).toFixed(2)} s of CPU per photo`);
   return files.length / ((performance.now() - t0) / 1000);
 }
 
@@ -136,7 +149,9 @@ async function main(): Promise<void> {
       await selfieSearch(warm, selfie, (b) => !b.searching);
       await warm.del('/api/faces/me');
       await admin.del('/admin/api/faces');
+      const appCpu0 = cpuOfAll(faceWorkers(server.child.pid!));
       const app = await selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching);
+      console.log(`  app: ${((cpuOfAll(faceWorkers(server.child.pid!)) - appCpu0) / PHONES).toFixed(2)} s of the face workers' CPU per photo`);
       const appRate = PHONES / (app.done / 1000);
       console.log(`app end to end (selfie to the last of ${PHONES} display copies, face boxes not yet known): ${appRate.toFixed(2)} photos/s, ratio to the bare model on the same files ${(appRate / bareRun.value.display).toFixed(2)}`);
 
@@ -150,6 +165,7 @@ async function main(): Promise<void> {
       await new Promise((r) => setTimeout(r, 13_000));
       readers.rush();
       const cold = await sampled(() => faceWorkers(server.child.pid!), () => selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching));
+      const coldCpu = cpuOfAll(faceWorkers(server.child.pid!));
       const read = await readers.stop();
       const rec = new Recorder();
       rec.merge(read.entries);
@@ -157,12 +173,14 @@ async function main(): Promise<void> {
       const truth = ids.filter((_, i) => showsGuest(i)).length;
       const coldRate = GALLERY / (cold.value.done / 1000);
       console.log(`gallery of ${GALLERY}, face workers cold: first match ${s(cold.value.first)} after the selfie (goal < 10 s), all scanned in ${s(cold.value.done)} (${coldRate.toFixed(2)} photos/s); found ${found} of the ${truth} photos that show her`);
+      console.log(`  ${(coldCpu / GALLERY).toFixed(2)} s of the face workers' CPU per photo (model loading included)`);
       console.log(`face workers' RSS during it: peak ${mib(cold.peakEach)} per worker, ${mib(cold.peakSum)} together (goal < 700 MiB)`);
       report(rec, 'while the face search scans');
 
       // 4. Again, workers stopped (their codes gone), boxes kept from 3.
       for (const pid of faceWorkers(server.child.pid!)) process.kill(pid, 'SIGKILL');
       const again = await selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching);
+      console.log(`  ${(cpuOfAll(faceWorkers(server.child.pid!)) / GALLERY).toFixed(2)} s of the face workers' CPU per photo (model loading included)`);
       const boxedRate = GALLERY / (again.done / 1000);
       console.log(`same gallery with the face boxes kept: first match ${s(again.first)}, all in ${s(again.done)} (${boxedRate.toFixed(2)} photos/s, x${(boxedRate / coldRate).toFixed(1)} the first scan)`);
       const warmAgain = await selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching);
