@@ -10,7 +10,7 @@
 //      face boxes kept from 3.: what the kept boxes save.
 // Usage: npm run bench:faces [-- --gallery=500 --phones=24 --workers=2 --nice=19]
 // (--nice: the face workers' priority, bare and in the app alike; 19 is what the server uses.)
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -57,7 +57,8 @@ const cpuOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuOf(pid),
 
 /** The face workers under a process: its children whose command line names face-worker. */
 function faceWorkers(parent: number): number[] {
-  const out = execFileSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' });
+  // ps exits 1 when the process has no children.
+  const out = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' }).stdout;
   return out.split('\n').filter((l) => l.includes('face-worker')).map((l) => Number(l.trim().split(/\s+/)[0]));
 }
 

@@ -68,52 +68,61 @@ export async function detectSquare(img: RgbImage): Promise<Detection[]> {
   }
 }
 
-/** The part of `img` inside `box` (clipped to the picture), as a tensor. */
-function crop(image: import('@tensorflow/tfjs').Tensor3D, img: RgbImage, box: Box) {
+/** The pixels of `img` in a rectangle that lies inside it. */
+export function cutOut(img: RgbImage, r: { x: number; y: number; width: number; height: number }): RgbImage {
+  if (r.x === 0 && r.y === 0 && r.width === img.width && r.height === img.height) return img;
+  const data = new Uint8Array(r.width * r.height * 3);
+  for (let row = 0; row < r.height; row++) {
+    const from = ((r.y + row) * img.width + r.x) * 3;
+    data.set(img.data.subarray(from, from + r.width * 3), row * r.width * 3);
+  }
+  return { data, width: r.width, height: r.height };
+}
+
+/**
+ * The part of `img` inside `box` (clipped to the picture), as a small tensor. Cut in JavaScript:
+ * a tensor of the whole picture would be 33 MB of the WebAssembly heap, which never shrinks.
+ */
+function crop(img: RgbImage, box: Box) {
   const x = Math.max(0, Math.floor(box.x));
   const y = Math.max(0, Math.floor(box.y));
-  const w = Math.min(img.width - x, Math.ceil(box.width));
-  const h = Math.min(img.height - y, Math.ceil(box.height));
-  if (w < 4 || h < 4) return undefined;
-  return { tensor: tf.slice3d(image, [y, x, 0], [h, w, 3]), x, y };
+  const width = Math.min(img.width - x, Math.ceil(box.width));
+  const height = Math.min(img.height - y, Math.ceil(box.height));
+  if (width < 4 || height < 4) return undefined;
+  const part = cutOut(img, { x, y, width, height });
+  return { tensor: tf.tensor3d(part.data, [height, width, 3], 'int32'), x, y };
 }
 
 /**
  * The 128-number face code of each box, the way face-api's own pipeline makes it (68 landmarks in
  * the box, then dlib's alignment of eyes and mouth, then the ResNet on that square), but cropping
- * from one tensor of the picture. A box too small or at the edge gives null.
+ * each face out of the decoded picture. A box too small or at the edge gives null.
  */
 export async function describe(img: RgbImage, boxes: Box[]): Promise<(Float32Array | null)[]> {
-  if (!boxes.length) return [];
-  const image = tf.tensor3d(img.data, [img.height, img.width, 3], 'int32');
-  try {
-    const out: (Float32Array | null)[] = [];
-    for (const box of boxes) {
-      const face = crop(image, img, box);
-      if (!face) {
-        out.push(null);
-        continue;
-      }
-      let landmarks;
-      try {
-        landmarks = (await faceapi.nets.faceLandmark68Net.detectLandmarks(face.tensor as never)) as faceapi.FaceLandmarks68;
-      } finally {
-        face.tensor.dispose();
-      }
-      const aligned = landmarks.shiftBy<faceapi.FaceLandmarks68>(face.x, face.y).align(null, { useDlibAlignment: true });
-      const chip = crop(image, img, aligned);
-      if (!chip) {
-        out.push(null);
-        continue;
-      }
-      try {
-        out.push((await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(chip.tensor as never)) as Float32Array);
-      } finally {
-        chip.tensor.dispose();
-      }
+  const out: (Float32Array | null)[] = [];
+  for (const box of boxes) {
+    const face = crop(img, box);
+    if (!face) {
+      out.push(null);
+      continue;
     }
-    return out;
-  } finally {
-    image.dispose();
+    let landmarks;
+    try {
+      landmarks = (await faceapi.nets.faceLandmark68Net.detectLandmarks(face.tensor as never)) as faceapi.FaceLandmarks68;
+    } finally {
+      face.tensor.dispose();
+    }
+    const aligned = landmarks.shiftBy<faceapi.FaceLandmarks68>(face.x, face.y).align(null, { useDlibAlignment: true });
+    const chip = crop(img, aligned);
+    if (!chip) {
+      out.push(null);
+      continue;
+    }
+    try {
+      out.push((await faceapi.nets.faceRecognitionNet.computeFaceDescriptor(chip.tensor as never)) as Float32Array);
+    } finally {
+      chip.tensor.dispose();
+    }
   }
+  return out;
 }

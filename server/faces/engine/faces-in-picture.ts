@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { largest, mergeDetections, tilesFor, toPixels, toRelative, type Box } from './boxes.js';
-import { describe, detectSquare, DETECTOR_PX, type Detection, type RgbImage } from './face-model.js';
+import { cutOut, describe, detectSquare, DETECTOR_PX, type Detection, type RgbImage } from './face-model.js';
 
 /**
  * Where faces are looked for: the whole picture scaled into the detector's square, then the
@@ -43,16 +43,6 @@ async function scaled(img: RgbImage, longSide: number): Promise<RgbImage> {
   return { data, width: info.width, height: info.height };
 }
 
-function cut(img: RgbImage, t: { x: number; y: number; width: number; height: number }): RgbImage {
-  if (t.x === 0 && t.y === 0 && t.width === img.width && t.height === img.height) return img;
-  const out = new Uint8Array(t.width * t.height * 3);
-  for (let row = 0; row < t.height; row++) {
-    const from = ((t.y + row) * img.width + t.x) * 3;
-    out.set(img.data.subarray(from, from + t.width * 3), row * t.width * 3);
-  }
-  return { data: out, width: t.width, height: t.height };
-}
-
 /** Faces in `img`, in its pixels, over every level (levels larger than the picture are skipped). */
 export async function detectFaces(img: RgbImage, levels: readonly number[] = DEFAULT_LEVELS): Promise<Detection[]> {
   const long = Math.max(img.width, img.height);
@@ -63,7 +53,7 @@ export async function detectFaces(img: RgbImage, levels: readonly number[] = DEF
     const picture = await scaled(img, level);
     const k = img.width / picture.width;
     for (const tile of tilesFor(picture.width, picture.height, DETECTOR_PX, TILE_OVERLAP)) {
-      for (const d of await detectSquare(cut(picture, tile))) {
+      for (const d of await detectSquare(cutOut(picture, tile))) {
         found.push({ x: (d.x + tile.x) * k, y: (d.y + tile.y) * k, width: d.width * k, height: d.height * k, score: d.score });
       }
     }
