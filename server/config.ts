@@ -31,7 +31,7 @@ export interface Config {
   readonly ffprobePath: string;
   /** Processing jobs run at once; defaults to the number of cores. */
   readonly processingConcurrency: number;
-  /** Face search processes at once (FACE_WORKERS); defaults to the number of cores, at most 2. */
+  /** Face search processes at once (FACE_WORKERS, default 1: each holds the networks, ~470 MiB at its peak). */
   readonly faceWorkers: number;
   /** The face workers' nice value (FACE_NICE, default 19: everything else first). */
   readonly faceNice: number;
@@ -155,7 +155,7 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     text('FFPROBE_PATH') ?? (ffmpegPath.endsWith('ffmpeg') ? ffmpegPath.slice(0, -'ffmpeg'.length) + 'ffprobe' : 'ffprobe');
 
   const processingConcurrency = int('PROCESSING_CONCURRENCY', Math.max(1, defaults.cores ?? 2), 1, 64);
-  const faceWorkers = int('FACE_WORKERS', Math.min(2, Math.max(1, defaults.cores ?? 2)), 1, 16);
+  const faceWorkers = int('FACE_WORKERS', 1, 1, 16);
   const faceNice = int('FACE_NICE', 19, 0, 19);
   const regenerateAnswerS = int('REGENERATE_ANSWER_S', 60, 1, 3600);
   const processingStepS = int('PROCESSING_TIME_LIMIT_S', 120, 1, 86400);
