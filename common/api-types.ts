@@ -276,6 +276,9 @@ export interface FaceSearchStatus {
   /** Guests who have a face code now. */
   guests: number;
   matches: number;
+  /** Photos the scan still has to read, and the guests whose search is still going. */
+  photos_to_scan: number;
+  guests_searching: number;
 }
 
 export interface FaceSearchStatusResponse {

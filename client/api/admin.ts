@@ -1,4 +1,5 @@
 import type {
+  FaceSearchStatusResponse,
   AdminPhotoList,
   BulkDeleteResponse,
   BulkVisibilityResponse,
@@ -72,4 +73,9 @@ export const adminApi = {
   saveSettings: (s: WeddingSettings) => putJson<SettingsResponse>(`${A}/settings`, s),
   /** Changes only the settings named (the wall's pause button). */
   patchSettings: (s: Partial<WeddingSettings>) => putJson<SettingsResponse>(`${A}/settings`, s),
+
+  /** The face search's card: on, until when, how many guests use it, the scan's backlog. */
+  faces: () => getJson<FaceSearchStatusResponse>(`${A}/faces`),
+  /** Every face code and match, now (admins only). */
+  deleteFaces: () => deleteJson<FaceSearchStatusResponse>(`${A}/faces`),
 };

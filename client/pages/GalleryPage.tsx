@@ -1,6 +1,7 @@
 import ArrowLeft from 'lucide-react/icons/arrow-left';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import ScanFace from 'lucide-react/icons/scan-face';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
 import type { GalleryItem } from '../../common/api-types';
 import { fetchPhotos } from '../api/guest';
@@ -10,9 +11,12 @@ import { MediaViewer } from '../components/guest/MediaViewer';
 import { toast } from '../components/ui/toast';
 import { MomentFilter, useMomentsWithPhotos } from '../components/guest/MomentFilter';
 import { formatInZone } from '../i18n/format';
-import { t } from '../i18n';
+import { t, withTexts } from '../i18n';
 import { settings } from '../state/settings';
 import { useSignals } from '@preact/signals-react/runtime';
+
+// "Find photos of me" and its texts load only when a guest opens it.
+const FacePanel = lazy(() => withTexts(import('../components/faces/FacePanel')));
 
 interface State {
   items: GalleryItem[];
@@ -34,6 +38,16 @@ export function GalleryPage() {
   const [open, setOpen] = useState<GalleryItem | null>(null);
   const trigger = useRef<HTMLElement | null>(null);
   const busy = useRef(false);
+  const [faces, setFaces] = useState(false);
+  /** The photos the guest is in, shown instead of the gallery while the face search is open. */
+  const [mine, setMine] = useState<GalleryItem[] | null>(null);
+  const faceButton = useRef<HTMLButtonElement>(null);
+  const closeFaces = useCallback(() => {
+    setFaces(false);
+    setMine(null);
+    faceButton.current?.focus();
+  }, []);
+  const faceSearch = settings.value?.face_search && (!settings.value.face_search_until || Date.parse(settings.value.face_search_until) > Date.now());
 
   const load = useCallback(async (offset: number, mode: 'first' | 'more' | 'refresh') => {
     if (busy.current) return;
@@ -95,7 +109,22 @@ export function GalleryPage() {
           </button>
         </header>
 
-        <MomentFilter moments={moments} value={moment} onChange={chooseMoment} />
+        {faceSearch && !faces && (
+          <button type="button" ref={faceButton} className="btn btn-outline face-entry" onClick={() => setFaces(true)}>
+            <ScanFace aria-hidden="true" size={18} /> {t('gallery.find_me')}
+          </button>
+        )}
+        {faces && (
+          <Suspense fallback={<div className="skeleton face-skeleton" aria-busy="true" />}>
+            <FacePanel
+              until={settings.value?.face_search_until ? formatInZone(settings.value.face_search_until, settings.value.time_zone) : null}
+              onMatches={setMine}
+              onClose={closeFaces}
+            />
+          </Suspense>
+        )}
+
+        {mine === null && <MomentFilter moments={moments} value={moment} onChange={chooseMoment} />}
 
         {firstLoad && <GallerySkeleton />}
 
@@ -129,9 +158,9 @@ export function GalleryPage() {
           </div>
         )}
 
-        {s.items.length > 0 && (
+        {(mine ?? s.items).length > 0 && (
           <GalleryGrid
-            items={s.items}
+            items={mine ?? s.items}
             onOpen={(item, el) => {
               trigger.current = el;
               setOpen(item);
@@ -139,7 +168,7 @@ export function GalleryPage() {
           />
         )}
 
-        {s.items.length > 0 && s.hasMore && (
+        {mine === null && s.items.length > 0 && s.hasMore && (
           <div className="gallery-more">
             <button type="button" className="btn btn-outline" onClick={() => void load(s.items.length, 'more')} disabled={s.loading !== null}>
               {s.loading === 'more' ? t('gallery.loading_more') : t('gallery.load_more')}

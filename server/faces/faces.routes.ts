@@ -2,8 +2,8 @@ import { Router, type NextFunction, type Request, type Response } from 'express'
 import { requirePermission, sameOriginOnly } from '../auth/auth.middleware.js';
 import { guestId, withGuest } from '../http/guest.js';
 import { readMemoryForm } from '../http/memory-file.js';
+import { tooLarge } from '../errors.js';
 import type { FacesService } from './faces.service.js';
-import { FACE_TEXTS } from './faces.texts.js';
 
 /** A selfie larger than this is refused (413). */
 export const MAX_SELFIE_BYTES = 15 * 1024 * 1024;
@@ -20,7 +20,7 @@ export function publicFacesRouter(faces: FacesService): Router {
     next();
   });
   r.post('/faces/me', async (req, res) => {
-    const form = await readMemoryForm(req, res, 'selfie', MAX_SELFIE_BYTES, FACE_TEXTS.tooLarge);
+    const form = await readMemoryForm(req, res, 'selfie', MAX_SELFIE_BYTES, () => tooLarge('errors.faces.too_large', { limit: '15 MB' }));
     res.json(await faces.search(guestId(res), { bytes: form.file, consent: form.fields.consent }));
   });
   r.get('/faces/me', async (_req, res) => {

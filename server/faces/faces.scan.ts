@@ -81,6 +81,13 @@ export class FaceScanner {
     for (const q of this.queues) q.length = 0;
   }
 
+  /** Pictures still to read for some guest, and the guests still waiting (the dashboard's progress). */
+  backlog(): { pictures: number; guests: number } {
+    let guests = 0;
+    for (const g of this.guests.values()) if (g.pending.size > 0) guests++;
+    return { pictures: this.waiting.size, guests };
+  }
+
   progress(guestId: string): ScanProgress | undefined {
     const g = this.guests.get(guestId);
     return g && { searching: g.pending.size > 0, scanned: g.scanned, total: g.total };

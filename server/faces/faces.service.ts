@@ -11,7 +11,6 @@ import { sniff } from '../uploads/sniff.js';
 import type { FaceEngine } from './engine/face-engine.js';
 import { FacesRepo } from './faces.repo.js';
 import { FaceScanner } from './faces.scan.js';
-import { FACE_TEXTS } from './faces.texts.js';
 import { similarity } from './similarity.js';
 
 export interface FacesDeps {
@@ -77,24 +76,24 @@ export class FacesService {
     const s = await this.deps.settings.get();
     if (isOn(s)) return s;
     if (s.face_search) await this.end();
-    throw new AppError('face_search_off', FACE_TEXTS.off);
+    throw new AppError('face_search_off', 'errors.faces.off');
   }
 
   /** Consent is checked first: without it the photo is not even looked at. */
   async search(guestId: string, selfie: { bytes: Buffer | undefined; consent: unknown }): Promise<FaceSearchResponse> {
     await this.requireOn();
-    if (selfie.consent !== 'true') throw new AppError('consent_required', FACE_TEXTS.consentRequired);
-    if (!selfie.bytes?.length) throw invalid(FACE_TEXTS.noSelfie);
+    if (selfie.consent !== 'true') throw new AppError('consent_required', 'errors.faces.consent_required');
+    if (!selfie.bytes?.length) throw invalid('errors.faces.no_selfie');
     const type = sniff(selfie.bytes.subarray(0, 64));
-    if (!type || !SELFIE_TYPES.has(type.mime)) throw unsupportedType(FACE_TEXTS.wrongType);
+    if (!type || !SELFIE_TYPES.has(type.mime)) throw unsupportedType('errors.faces.wrong_type');
     let code: Float32Array | null;
     try {
       code = await this.deps.engine.selfie(selfie.bytes, type.mime === 'image/heic' || type.mime === 'image/heif');
     } catch (e) {
       log.debug('A selfie could not be read', e);
-      throw new AppError('unprocessable', FACE_TEXTS.unreadable);
+      throw new AppError('unprocessable', 'errors.faces.unreadable');
     }
-    if (!code) throw new AppError('no_face', FACE_TEXTS.noFace);
+    if (!code) throw new AppError('no_face', 'errors.faces.no_face');
     // The feature may have been turned off while the selfie was read.
     await this.requireOn();
     await this.repo.saveGuest(guestId, code);
@@ -105,7 +104,7 @@ export class FacesService {
   async answer(guestId: string): Promise<FaceSearchResponse> {
     const s = await this.requireOn();
     const guest = await this.repo.guest(guestId);
-    if (!guest) throw notFound(FACE_TEXTS.notSearched);
+    if (!guest) throw notFound('errors.faces.not_searched');
     const windows = momentWindows(s);
     const rows = await this.repo.matches(guestId);
     const progress = this.scanner.progress(guestId) ?? { searching: false, scanned: 0, total: 0 };
@@ -131,7 +130,8 @@ export class FacesService {
 
   async status(): Promise<FaceSearchStatus> {
     const s = await this.deps.settings.get();
-    return { enabled: isOn(s), until: isOn(s) ? s.face_search_until : null, ...(await this.repo.counts()) };
+    const backlog = this.scanner.backlog();
+    return { enabled: isOn(s), until: isOn(s) ? s.face_search_until : null, ...(await this.repo.counts()), photos_to_scan: backlog.pictures, guests_searching: backlog.guests };
   }
 
   /**

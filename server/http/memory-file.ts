@@ -13,9 +13,9 @@ export interface MemoryForm {
  * storage): the bytes live in this request's memory and are gone with it. Other file parts are
  * read past; a file over `maxBytes` is `tooLarge` (413).
  */
-export function readMemoryForm(req: Request, res: Response, field: string, maxBytes: number, tooLarge: string): Promise<MemoryForm> {
+export function readMemoryForm(req: Request, res: Response, field: string, maxBytes: number, tooLarge: () => AppError): Promise<MemoryForm> {
   if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) {
-    return Promise.reject(new AppError('invalid_input', `Send the form as multipart/form-data with a "${field}" part.`));
+    return Promise.reject(new AppError('invalid_input', 'errors.http.not_multipart', { field }));
   }
   const parse = multer({
     storage: multer.memoryStorage(),
@@ -26,7 +26,7 @@ export function readMemoryForm(req: Request, res: Response, field: string, maxBy
     parse(req, res, (err?: unknown) => {
       if (err) {
         const code = (err as { code?: string }).code;
-        return reject(code === 'LIMIT_FILE_SIZE' ? new AppError('too_large', tooLarge) : new AppError('invalid_input', `The form could not be read: ${(err as Error).message}.`));
+        return reject(code === 'LIMIT_FILE_SIZE' ? tooLarge() : new AppError('invalid_input', 'errors.http.bad_upload', { detail: (err as Error).message }));
       }
       const files = (req.files as Express.Multer.File[] | undefined) ?? [];
       const fields: Record<string, string> = {};

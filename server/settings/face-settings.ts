@@ -1,4 +1,5 @@
 import type { WeddingSettings } from '../../common/api-types.js';
+import { msg, type Message } from '../../common/languages.js';
 import { parseIsoTime } from './controls.js';
 import { wallClockAt } from './moments.js';
 
@@ -22,17 +23,17 @@ function endOfDay(date: string, zone: string): number | undefined {
 }
 
 /** face_search and face_search_until as given: a boolean; null, a date (to its end) or an ISO time. */
-export function parseFaceSettings(b: Record<string, unknown>, zone: string, problems: string[]): Partial<FaceSettings> {
+export function parseFaceSettings(b: Record<string, unknown>, zone: string, problems: Message[]): Partial<FaceSettings> {
   const out: Partial<FaceSettings> = {};
   if (b.face_search !== undefined) {
     if (typeof b.face_search === 'boolean') out.face_search = b.face_search;
-    else problems.push('face_search must be true or false');
+    else problems.push(msg('errors.rule.boolean', { field: 'face_search' }));
   }
   const until = b.face_search_until;
   if (until === null || until === '') out.face_search_until = null;
   else if (until !== undefined) {
     const ms = typeof until === 'string' ? (DATE.test(until.trim()) ? endOfDay(until.trim(), zone) : parseIsoTime(until)) : undefined;
-    if (ms === undefined) problems.push('face_search_until must be a date such as 2026-08-31, or an ISO 8601 date and time with its offset');
+    if (ms === undefined) problems.push(msg('errors.settings.face_search_until'));
     else out.face_search_until = new Date(ms).toISOString();
   }
   return out;
@@ -42,11 +43,11 @@ export function parseFaceSettings(b: Record<string, unknown>, zone: string, prob
  * The face search's settings after a change: turned on without an end, it ends 60 days later;
  * turned off, it has no end. An end in the past while on is refused (`problem`).
  */
-export function resolveFaceSettings(previous: FaceSettings, patch: Partial<FaceSettings>, now = Date.now()): FaceSettings | { problem: string } {
+export function resolveFaceSettings(previous: FaceSettings, patch: Partial<FaceSettings>, now = Date.now()): FaceSettings | { problem: Message } {
   const on = patch.face_search ?? previous.face_search;
   if (!on) return { face_search: false, face_search_until: null };
   let until = patch.face_search_until !== undefined ? patch.face_search_until : previous.face_search ? previous.face_search_until : null;
   until ??= new Date(now + FACE_SEARCH_DAYS * DAY_MS).toISOString();
-  if (Date.parse(until) <= now) return { problem: 'face_search_until must be in the future' };
+  if (Date.parse(until) <= now) return { problem: msg('errors.settings.face_search_past') };
   return { face_search: true, face_search_until: until };
 }

@@ -10,7 +10,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-export async function launchBrowser(): Promise<Browser> {
+/** `extraArgs`: more Chromium switches, such as the fake camera's. */
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -23,6 +24,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-quic',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }

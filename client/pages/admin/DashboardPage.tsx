@@ -20,6 +20,7 @@ import { ExportButtons } from '../../components/admin/ExportButtons';
 import { DayStatus } from '../../components/admin/WallPauseButton';
 import { t } from '../../components/admin/t';
 import { MissingTools } from '../../components/admin/MissingTools';
+import { FaceSearchCard } from '../../components/admin/FaceSearchCard';
 
 /** SPEC §9: the dashboard reloads every 30 s. */
 export const DASHBOARD_REFRESH_MS = 30_000;
@@ -142,6 +143,8 @@ export function DashboardPage() {
       <MissingTools tools={data.missing_tools ?? []} />
 
       <DayStatus canEdit={perms.can_edit_settings} />
+
+      <FaceSearchCard canEdit={perms.can_edit_settings} isAdmin={perms.is_admin} />
 
       <StatCards stats={data.stats} canManageUsers={perms.can_manage_users} />
 
