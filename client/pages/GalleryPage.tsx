@@ -42,11 +42,18 @@ export function GalleryPage() {
   /** The photos the guest is in, shown instead of the gallery while the face search is open. */
   const [mine, setMine] = useState<GalleryItem[] | null>(null);
   const faceButton = useRef<HTMLButtonElement>(null);
+  const refocus = useRef(false);
   const closeFaces = useCallback(() => {
     setFaces(false);
     setMine(null);
-    faceButton.current?.focus();
+    refocus.current = true;
   }, []);
+  // The entry button is back once the panel is gone: the focus returns to it.
+  useEffect(() => {
+    if (faces || !refocus.current) return;
+    refocus.current = false;
+    faceButton.current?.focus();
+  }, [faces]);
   const faceSearch = settings.value?.face_search && (!settings.value.face_search_until || Date.parse(settings.value.face_search_until) > Date.now());
 
   const load = useCallback(async (offset: number, mode: 'first' | 'more' | 'refresh') => {
