@@ -7,13 +7,14 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { decodeHeif } from './processing/heif.js';
-import { decode, facesOf, selfieCode, DEFAULT_LEVELS } from './faces/engine/faces-in-picture.js';
+import { decode, facesOf, selfieCode, DEFAULT_PLAN, SELFIE_PLAN, type DetectionPlan } from './faces/engine/faces-in-picture.js';
 import { loadModels } from './faces/engine/face-model.js';
 import type { FaceSetup, FromFaceWorker, PictureAnswer, PictureRequest, SelfieRequest, ToFaceWorker } from './faces/engine/face-protocol.js';
 import { log } from './log.js';
 
-/** Long side the gallery's pictures are decoded at: the finest detection level. */
-let levels: readonly number[] = DEFAULT_LEVELS;
+/** Where the detector looks in gallery pictures and in selfies. */
+let plan: DetectionPlan = DEFAULT_PLAN;
+let selfiePlan: DetectionPlan = SELFIE_PLAN;
 let scratchDir = '';
 /** Codes of gallery faces by file key: in memory only, gone when the worker stops. */
 const remembered = new Map<string, Float32Array[]>();
@@ -28,8 +29,9 @@ const send = (m: FromFaceWorker) => {
 async function picture(req: PictureRequest): Promise<PictureAnswer> {
   const known = remembered.get(req.key);
   if (known) return { boxes: null, codes: known, detected: false };
-  const img = await decode(req.file, Math.max(...levels));
-  const faces = await facesOf(img, req.boxes, levels);
+  // Decoded at the finest detection level's long side.
+  const img = await decode(req.file, Math.max(...plan.levels));
+  const faces = await facesOf(img, req.boxes, plan);
   const codes = faces.codes.filter((c): c is Float32Array => c !== null);
   if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
   remembered.set(req.key, codes);
@@ -37,7 +39,7 @@ async function picture(req: PictureRequest): Promise<PictureAnswer> {
 }
 
 async function selfie(req: SelfieRequest): Promise<{ code: Float32Array | null }> {
-  if (!req.heic) return { code: await selfieCode(await decode(Buffer.from(req.bytes), 1024)) };
+  if (!req.heic) return { code: await selfieCode(await decode(Buffer.from(req.bytes), 1024), selfiePlan) };
   // sharp's libvips cannot decode HEVC: heif-convert reads a file, so the bytes go to a
   // memory-backed folder for the moment it takes, and the folder is removed at once.
   const work = await fs.mkdtemp(path.join(scratchDir, 'selfie-'));
@@ -47,7 +49,7 @@ async function selfie(req: SelfieRequest): Promise<{ code: Float32Array | null }
     const jpeg = await decodeHeif(input, work);
     // libheif applied the rotation already: EXIF orientation must not turn it again.
     const pixels = await sharp(jpeg).resize(1024, 1024, { fit: 'inside', withoutEnlargement: true }).jpeg().toBuffer();
-    return { code: await selfieCode(await decode(pixels, 1024)) };
+    return { code: await selfieCode(await decode(pixels, 1024), selfiePlan) };
   } finally {
     await fs.rm(work, { recursive: true, force: true });
   }
@@ -69,7 +71,8 @@ function run(req: SelfieRequest | PictureRequest): void {
 }
 
 function setup(m: FaceSetup): void {
-  if (m.levels?.length) levels = m.levels;
+  plan = { levels: m.levels?.length ? m.levels : DEFAULT_PLAN.levels, baseline: m.baseline };
+  selfiePlan = { ...SELFIE_PLAN, baseline: m.baseline };
   scratchDir = m.scratchDir;
   sharp.concurrency(1);
   sharp.cache(false);

@@ -1,16 +1,13 @@
-// bench:faces — "Find the photos you're in" on this machine, against the bare model in the same run.
-//   1. the bare model: the face workers alone (decode, detection at every level, codes), no server,
-//      on 12 MP phone JPEGs and on their 1920 px display copies;
+// bench:faces — "Find the photos you're in": the face engine against the engine as it was before
+// its speed-ups (the baseline), and the app end to end against the bare engine, in one run.
+//   1. the bare engine, baseline and now: the face workers alone (decode, detection, codes), no
+//      server, on 12 MP phone JPEGs and on their 1920 px display copies: CPU seconds per photo
+//      (the figure a busy machine distorts least), photos per second, peak RSS per worker;
 //   2. the app end to end: a guest's selfie until the scan has gone through a gallery of those
-//      display copies (what the server reads), photos per second and the ratio to 1.;
-//   3. a gallery of --gallery photos (default 500), face workers not running: time from the
-//      selfie to the first match and to the end, guests' reads (20 browsers) before and during
-//      that scan, the face workers' memory;
-//   4. the same gallery again after the workers stopped (their memory of codes gone) with the
-//      face boxes kept from 3.: what the kept boxes save.
-// Usage: npm run bench:faces [-- --gallery=500 --phones=24 --workers=2 --nice=19]
+//      display copies (what the server reads), photos per second and the ratio to 1.
+// The time to a guest's first matches and guests' reads during a scan: bench:faces-guests.
+// Usage: npm run bench:faces [-- --phones=24 --workers=1 --nice=19]
 // (--nice: the face workers' priority, bare and in the app alike; 19 is what the server uses.)
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,65 +18,24 @@ import { FACE_IN_PHOTO_1 } from '../../test/server/faces-helpers.js';
 import { GROUP_PHOTOS, selfieFrom } from '../../test/helpers/faces.js';
 import { TestClient } from '../../test/helpers/server.js';
 import { BenchServer } from './bench-server.js';
-import { phonePhotos, seedGallery, showsGuest } from './faces-media.js';
+import { cpuOfAll, faceWorkers, mib, sampled, selfieSearch } from './faces-common.js';
+import { phonePhotos } from './faces-media.js';
 import { pool } from './media-bench.js';
-import { Recorder } from './rush-http.js';
-import { Readers, report } from './rush-report.js';
 
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
-const GALLERY = arg('gallery', 500);
 const PHONES = arg('phones', 24);
-const WORKERS = arg('workers', Math.min(2, os.availableParallelism()));
+const WORKERS = arg('workers', 1);
 const NICE = arg('nice', 19);
 const PASSWORD = 'bench-password-123';
 const load = () => os.loadavg().map((l) => l.toFixed(1)).join(' / ');
-const s = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
-const mib = (b: number) => `${(b / 2 ** 20).toFixed(0)} MiB`;
 
-function rssOf(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) * 1024;
-  } catch {
-    return 0;
-  }
+interface BareRun {
+  rate: number;
+  cpu: number;
 }
 
-/** CPU seconds (user + system) a process has used so far (Linux /proc, 100 ticks a second). */
-function cpuOf(pid: number): number {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-const cpuOfAll = (pids: number[]) => pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
-
-/** The face workers under a process: its children whose command line names face-worker. */
-function faceWorkers(parent: number): number[] {
-  // ps exits 1 when the process has no children.
-  const out = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(parent)], { encoding: 'utf8' }).stdout;
-  return out.split('\n').filter((l) => l.includes('face-worker')).map((l) => Number(l.trim().split(/\s+/)[0]));
-}
-
-/** Peak RSS of each face worker and of all of them together while `fn` runs. */
-async function sampled<T>(pids: () => number[], fn: () => Promise<T>): Promise<{ value: T; peakEach: number; peakSum: number }> {
-  let peakEach = 0;
-  let peakSum = 0;
-  const timer = setInterval(() => {
-    const each = pids().map(rssOf);
-    peakEach = Math.max(peakEach, ...each);
-    peakSum = Math.max(peakSum, each.reduce((a, b) => a + b, 0));
-  }, 250);
-  try {
-    return { value: await fn(), peakEach, peakSum };
-  } finally {
-    clearInterval(timer);
-  }
-}
-
-/** The bare model: every file once through the face workers, WORKERS at a time; photos per second. */
-async function bare(engine: FaceEngine, files: string[], tag: string): Promise<number> {
+/** Every file once through the face workers, WORKERS at a time: photos per second, CPU seconds per photo. */
+async function bare(engine: FaceEngine, files: string[], tag: string): Promise<BareRun> {
   // Networks loaded and warm in every worker before the clock starts.
   await Promise.all(Array.from({ length: engine.size }, (_, slot) => engine.picture(slot, `warm-${tag}-${slot}`, files[slot % files.length], null)));
   const t0 = performance.now();
@@ -91,23 +47,22 @@ async function bare(engine: FaceEngine, files: string[], tag: string): Promise<n
       await engine.picture(slot, `${tag}-${i}`, files[i], null);
     }
   });
-  console.log(`  bare model, ${tag}: ${((cpuOfAll(engine.pids) - cpu0) / files.length).toFixed(2)} s of CPU per photo`);
-  return files.length / ((performance.now() - t0) / 1000);
+  return { rate: files.length / ((performance.now() - t0) / 1000), cpu: (cpuOfAll(engine.pids) - cpu0) / files.length };
 }
 
-async function selfieSearch(guest: TestClient, selfie: Buffer, until: (b: any) => boolean): Promise<{ first: number; done: number; body: any }> {
-  const form = new FormData();
-  form.append('consent', 'true');
-  form.append('selfie', new Blob([new Uint8Array(selfie)], { type: 'image/jpeg' }), 'selfie.jpg');
-  const t0 = performance.now();
-  const res = await guest.fetch('/api/faces/me', { method: 'POST', body: form });
-  if (res.status !== 200) throw new Error(`selfie: ${res.status} ${await res.text()}`);
-  let first = Infinity;
-  for (;;) {
-    const r = await guest.get('/api/faces/me');
-    if (r.body.matches?.length && first === Infinity) first = performance.now() - t0;
-    if (until(r.body)) return { first, done: performance.now() - t0, body: r.body };
-    await new Promise((r) => setTimeout(r, 250));
+/** One engine (baseline or now) over the phone photos and their display copies. */
+async function engineRun(baseline: boolean, phones: string[], displays: string[], scratchDir: string) {
+  const engine = new FaceEngine({ workers: WORKERS, idleMs: 600_000, scratchDir, nice: NICE, baseline });
+  try {
+    const run = await sampled(() => engine.pids, async () => ({ phone: await bare(engine, phones, 'phone'), display: await bare(engine, displays, 'display') }));
+    const name = baseline ? 'baseline engine' : 'engine now';
+    for (const [what, r] of [['12 MP JPEGs', run.value.phone], ['display copies', run.value.display]] as const) {
+      console.log(`${name}, ${what}: ${r.cpu.toFixed(2)} s of CPU per photo, ${r.rate.toFixed(2)} photos/s`);
+    }
+    console.log(`${name}: RSS peak ${mib(run.peakEach)} per worker, ${mib(run.peakSum)} together`);
+    return { ...run.value, rss: run.peakEach };
+  } finally {
+    await engine.stop();
   }
 }
 
@@ -124,11 +79,12 @@ async function main(): Promise<void> {
     }));
     const selfie = await selfieFrom(GROUP_PHOTOS[0], FACE_IN_PHOTO_1);
 
-    // 1. The bare model.
-    const engine = new FaceEngine({ workers: WORKERS, idleMs: 600_000, scratchDir: shm, nice: NICE });
-    const bareRun = await sampled(() => engine.pids, async () => ({ phone: await bare(engine, phones, 'phone'), display: await bare(engine, displays, 'display') }));
-    await engine.stop();
-    console.log(`bare model: 12 MP JPEGs ${bareRun.value.phone.toFixed(2)} photos/s, their display copies ${bareRun.value.display.toFixed(2)} photos/s; RSS peak ${mib(bareRun.peakEach)} per worker, ${mib(bareRun.peakSum)} together`);
+    // 1. The bare engine, the baseline first and now, on the same files.
+    const before = await engineRun(true, phones, displays, shm);
+    const now = await engineRun(false, phones, displays, shm);
+    const x = (a: number, b: number) => `x${(a / b).toFixed(2)}`;
+    console.log(`now / baseline: CPU per photo ${x(now.phone.cpu, before.phone.cpu)} (12 MP), ${x(now.display.cpu, before.display.cpu)} (display); photos/s ${x(now.phone.rate, before.phone.rate)} (12 MP), ${x(now.display.rate, before.display.rate)} (display); RSS peak per worker ${x(now.rss, before.rss)}`);
+    console.log(`on an idle 2-core machine that is ${(2 / now.display.cpu).toFixed(2)} photos/s with two workers (${(1 / now.display.cpu).toFixed(2)} with one), against ${(2 / before.display.cpu).toFixed(2)} before`);
 
     // 2. The app end to end on the same display copies.
     const server = await new BenchServer({ FACE_WORKERS: String(WORKERS), FACE_NICE: String(NICE) }).start();
@@ -145,47 +101,16 @@ async function main(): Promise<void> {
         fs.copyFileSync(f, path.join(server.dataDir, rel));
         insert.run(`phone${i}`, `phone-${i}.jpg`, `media/originals/phone-${i}.jpg`, `sha-phone-${i}`, rel, rel, new Date(Date.UTC(2026, 5, 1) + i * 1000).toISOString());
       });
-      // Workers started and warm, as for the bare model (a selfie with no gallery work to do).
+      // Workers started and warm, as for the bare engine (a selfie with no gallery work to do).
       const warm = new TestClient(server.url);
       await selfieSearch(warm, selfie, (b) => !b.searching);
       await warm.del('/api/faces/me');
       await admin.del('/admin/api/faces');
       const appCpu0 = cpuOfAll(faceWorkers(server.child.pid!));
       const app = await selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching);
-      console.log(`  app: ${((cpuOfAll(faceWorkers(server.child.pid!)) - appCpu0) / PHONES).toFixed(2)} s of the face workers' CPU per photo`);
+      console.log(`app: ${((cpuOfAll(faceWorkers(server.child.pid!)) - appCpu0) / PHONES).toFixed(2)} s of the face workers' CPU per photo (the selfie included)`);
       const appRate = PHONES / (app.done / 1000);
-      console.log(`app end to end (selfie to the last of ${PHONES} display copies, face boxes not yet known): ${appRate.toFixed(2)} photos/s, ratio to the bare model on the same files ${(appRate / bareRun.value.display).toFixed(2)}`);
-
-      // 3. A gallery of GALLERY photos, face workers stopped (as after being idle), guests reading.
-      sqlite.prepare(`DELETE FROM photos WHERE id LIKE 'phone%'`).run();
-      const t0 = performance.now();
-      const ids = await seedGallery(server.dataDir, sqlite, GALLERY);
-      console.log(`seeded ${GALLERY} gallery photos in ${s(performance.now() - t0)} (${ids.filter((_, i) => showsGuest(i)).length} show the guest)`);
-      for (const pid of faceWorkers(server.child.pid!)) process.kill(pid, 'SIGKILL');
-      const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: 20, seeded: [], warmUpMs: 3000 });
-      await new Promise((r) => setTimeout(r, 13_000));
-      readers.rush();
-      const cold = await sampled(() => faceWorkers(server.child.pid!), () => selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching));
-      const coldCpu = cpuOfAll(faceWorkers(server.child.pid!));
-      const read = await readers.stop();
-      const rec = new Recorder();
-      rec.merge(read.entries);
-      const found = cold.value.body.matches.length;
-      const truth = ids.filter((_, i) => showsGuest(i)).length;
-      const coldRate = GALLERY / (cold.value.done / 1000);
-      console.log(`gallery of ${GALLERY}, face workers cold: first match ${s(cold.value.first)} after the selfie (goal < 10 s), all scanned in ${s(cold.value.done)} (${coldRate.toFixed(2)} photos/s); found ${found} of the ${truth} photos that show her`);
-      console.log(`  ${(coldCpu / GALLERY).toFixed(2)} s of the face workers' CPU per photo (model loading included)`);
-      console.log(`face workers' RSS during it: peak ${mib(cold.peakEach)} per worker, ${mib(cold.peakSum)} together (goal < 700 MiB)`);
-      report(rec, 'while the face search scans');
-
-      // 4. Again, workers stopped (their codes gone), boxes kept from 3.
-      for (const pid of faceWorkers(server.child.pid!)) process.kill(pid, 'SIGKILL');
-      const again = await selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching);
-      console.log(`  ${(cpuOfAll(faceWorkers(server.child.pid!)) / GALLERY).toFixed(2)} s of the face workers' CPU per photo (model loading included)`);
-      const boxedRate = GALLERY / (again.done / 1000);
-      console.log(`same gallery with the face boxes kept: first match ${s(again.first)}, all in ${s(again.done)} (${boxedRate.toFixed(2)} photos/s, x${(boxedRate / coldRate).toFixed(1)} the first scan)`);
-      const warmAgain = await selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching);
-      console.log(`a further guest while the workers still hold the codes: all ${GALLERY} in ${s(warmAgain.done)}`);
+      console.log(`app end to end (selfie to the last of ${PHONES} display copies, face boxes not yet known): ${appRate.toFixed(2)} photos/s, ratio to the bare engine on the same files ${(appRate / now.display.rate).toFixed(2)}`);
       sqlite.close();
     } finally {
       await server.stop();

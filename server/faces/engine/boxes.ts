@@ -19,7 +19,7 @@ export interface Tile {
  * at least `overlap` pixels: a face cut by one tile's edge is whole in the next one.
  */
 export function tilesFor(width: number, height: number, size: number, overlap: number): Tile[] {
-  const count = (n: number) => (n <= size ? 1 : Math.ceil((n - overlap) / (size - overlap)));
+  const count = (n: number) => tileCount(n, size, overlap);
   const cols = count(width);
   const rows = count(height);
   const at = (i: number, n: number, total: number) => (n === 1 ? 0 : Math.round((i * (total - size)) / (n - 1)));
@@ -30,6 +30,25 @@ export function tilesFor(width: number, height: number, size: number, overlap: n
     }
   }
   return tiles;
+}
+
+const tileCount = (n: number, size: number, overlap: number) => (n <= size ? 1 : Math.ceil((n - overlap) / (size - overlap)));
+
+/**
+ * How much to shrink a `width` x `height` picture (1 or a little less, never below `slack`) so its
+ * tiles need a row or a column fewer. A 1344x1008 picture needs 3x3 tiles of 512 (the rows
+ * overlapping by 264 px: wasted work); at 1280x960 it needs 3x2, and its faces lose 5% of their
+ * width.
+ */
+export function fitToTiles(width: number, height: number, size: number, overlap: number, slack = 0.9): number {
+  let scale = 1;
+  for (const side of [width, height]) {
+    const fewer = tileCount(side, size, overlap) - 1;
+    if (fewer < 1) continue;
+    const k = (fewer * size - (fewer - 1) * overlap) / side;
+    if (k >= slack) scale = Math.min(scale, k);
+  }
+  return scale;
 }
 
 export function overlapRatio(a: Box, b: Box): number {

@@ -46,6 +46,8 @@ export interface FaceEngineOptions {
   nice?: number;
   scratchDir: string;
   levels?: number[];
+  /** The engine before its speed-ups, for benchmarks' baselines. */
+  baseline?: boolean;
 }
 
 /**
@@ -158,7 +160,7 @@ export class FaceEngine {
         p.reject(new Error(`The face worker stopped (${signal ?? `exit ${code}`})`));
       }
     });
-    const setup: FaceSetup = { type: 'setup', scratchDir: this.options.scratchDir, ...(this.options.levels ? { levels: this.options.levels } : {}) };
+    const setup: FaceSetup = { type: 'setup', scratchDir: this.options.scratchDir, ...(this.options.levels ? { levels: this.options.levels } : {}), baseline: this.options.baseline };
     this.send(child, setup);
     return child;
   }

@@ -9,6 +9,8 @@ export interface FaceSetup {
   type: 'setup';
   /** Detection levels (faces-in-picture.ts DEFAULT_LEVELS when absent). */
   levels?: number[];
+  /** The engine as it was before its speed-ups (benchmarks' baseline: faces-in-picture.ts DetectionPlan). */
+  baseline?: boolean;
   /** Where a HEIC selfie may be decoded: memory-backed, never under DATA_DIR. */
   scratchDir: string;
 }

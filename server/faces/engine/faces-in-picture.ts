@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { largest, mergeDetections, tilesFor, toPixels, toRelative, type Box } from './boxes.js';
+import { fitToTiles, largest, mergeDetections, tilesFor, toPixels, toRelative, type Box } from './boxes.js';
 import { cutOut, describe, detectSquare, DETECTOR_PX, type Detection, type RgbImage } from './face-model.js';
 
 /**
@@ -43,14 +43,29 @@ async function scaled(img: RgbImage, longSide: number): Promise<RgbImage> {
   return { data, width: info.width, height: info.height };
 }
 
+/**
+ * How the detector goes over a picture: its levels, and `baseline` for the engine as it was before
+ * tiles were fitted and selfies looked at whole first (bench:faces measures both in one run).
+ */
+export interface DetectionPlan {
+  levels: readonly number[];
+  baseline?: boolean;
+}
+
+export const DEFAULT_PLAN: DetectionPlan = { levels: DEFAULT_LEVELS };
+export const SELFIE_PLAN: DetectionPlan = { levels: [DETECTOR_PX, 1024] };
+
 /** Faces in `img`, in its pixels, over every level (levels larger than the picture are skipped). */
-export async function detectFaces(img: RgbImage, levels: readonly number[] = DEFAULT_LEVELS): Promise<Detection[]> {
+export async function detectFaces(img: RgbImage, plan: DetectionPlan = DEFAULT_PLAN): Promise<Detection[]> {
+  const { levels } = plan;
   const long = Math.max(img.width, img.height);
   const found: Detection[] = [];
   for (const [i, level] of levels.entries()) {
     // A picture no larger than the level before was already seen at its own scale.
     if (i > 0 && long <= levels[i - 1]) continue;
-    const picture = await scaled(img, level);
+    const side = Math.min(level, long);
+    const fit = i > 0 && !plan.baseline ? fitToTiles((img.width * side) / long, (img.height * side) / long, DETECTOR_PX, TILE_OVERLAP) : 1;
+    const picture = await scaled(img, Math.floor(side * fit));
     const k = img.width / picture.width;
     for (const tile of tilesFor(picture.width, picture.height, DETECTOR_PX, TILE_OVERLAP)) {
       for (const d of await detectSquare(cutOut(picture, tile))) {
@@ -65,15 +80,17 @@ export async function detectFaces(img: RgbImage, levels: readonly number[] = DEF
  * Every face of a gallery picture with its code. `known` boxes (from an earlier scan of the same
  * file) skip the detector, which is most of the work.
  */
-export async function facesOf(img: RgbImage, known: Box[] | null, levels?: readonly number[]): Promise<PictureFaces> {
-  const pixels = known ? known.map((b) => toPixels(b, img.width, img.height)) : await detectFaces(img, levels);
+export async function facesOf(img: RgbImage, known: Box[] | null, plan?: DetectionPlan): Promise<PictureFaces> {
+  const pixels = known ? known.map((b) => toPixels(b, img.width, img.height)) : await detectFaces(img, plan);
   const codes = await describe(img, pixels);
   return { boxes: pixels.map((b) => toRelative(b, img.width, img.height)), codes };
 }
 
 /** The selfie's largest face's code, or null when it shows no face. */
-export async function selfieCode(img: RgbImage): Promise<Float32Array | null> {
-  const face = largest(await detectFaces(img, [DETECTOR_PX, 1024]));
+export async function selfieCode(img: RgbImage, plan: DetectionPlan = SELFIE_PLAN): Promise<Float32Array | null> {
+  // A selfie's own face is large: the whole picture is enough, tiles only when it finds none.
+  let face = plan.baseline ? undefined : largest(await detectFaces(img, { levels: plan.levels.slice(0, 1) }));
+  if (!face) face = largest(await detectFaces(img, plan));
   if (!face) return null;
   const [code] = await describe(img, [face]);
   return code ?? null;
