@@ -5,10 +5,10 @@
 /**
  * The largest distance counted as the same person, chosen on measurements (npm run
  * bench:faces-threshold; README "Find the photos you're in"): 83 selfies made from the 22 faces
- * of the six group photos (mirrored, 200-1024 px, relit) lay at a median 0.27 from their own
- * face (92.8% within 0.45), and 1 of their 1743 distances to the other 21 people was below
- * 0.45 (0.439; the next 0.455). 0.5 would find 95.2% but match other people 8 times in 1743;
- * 0.4 none of them, but find 90.4%.
+ * of the six group photos (mirrored, 200-1024 px, relit) lay at a median 0.25 from their own
+ * face (96.4% within 0.45), and 1 of their 1743 distances to the other 21 people was below
+ * 0.45 (0.439; the next 0.455). 0.5 would find 98.8% but match other people 9 times in 1743;
+ * 0.4 none of them, but find 94.0%.
  */
 export const MATCH_DISTANCE = 0.45;
 
