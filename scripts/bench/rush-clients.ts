@@ -12,6 +12,24 @@ const RETRIES = 5;
 export interface Run {
   rec: Recorder;
   stopped: () => boolean;
+  /**
+   * The harsher rush (--harsh): a guest opens the page first (GET /api/stats on a new
+   * connection), and each gallery visitor starts on a new connection, as a phone arriving does.
+   */
+  harsh?: boolean;
+}
+
+/** A phone's first request: a new connection, its setup included in the time. */
+export const FIRST_REQUEST = 'GET /api/stats (first request, new connection)';
+
+/** A new visitor's first look: a new connection, GET /api/stats. */
+export async function firstVisit(run: Run, b: Browser): Promise<void> {
+  try {
+    const s = await b.request('GET', '/api/stats');
+    run.rec.add(FIRST_REQUEST, s.ms, s.status);
+  } catch {
+    run.rec.failed(FIRST_REQUEST);
+  }
 }
 
 /** What became of one file: its photo id, or why it failed. */
@@ -53,6 +71,7 @@ async function uploadSingle(run: Run, b: Browser, f: MediaFile, session: string)
     () => b.request('POST', '/api/upload', { headers: { 'content-type': form.type }, body: { file: f.path, start: 0, end: f.size, ...form } }),
     (a) => {
       run.rec.add('POST /api/upload', a.ms, a.status);
+      run.rec.add('POST /api/upload (client\'s last byte to answer)', a.afterLastByteMs, a.status);
       if (!Number.isNaN(a.serverMs)) run.rec.add('POST /api/upload (server, after the body)', a.serverMs, a.status);
     },
   );
@@ -71,6 +90,7 @@ async function uploadChunked(run: Run, b: Browser, f: MediaFile, session: string
       () => b.request('POST', '/api/upload-chunk', { headers: { 'content-type': form.type }, body: { file: f.path, start, end, ...form } }),
       (x) => {
         run.rec.add('POST /api/upload-chunk', x.ms, x.status);
+        run.rec.add('POST /api/upload-chunk (client\'s last byte to answer)', x.afterLastByteMs, x.status);
         if (!Number.isNaN(x.serverMs)) run.rec.add('POST /api/upload-chunk (server, after the body)', x.serverMs, x.status);
       },
     );
@@ -108,9 +128,13 @@ export async function pollStatus(run: Run, b: Browser, out: Outcome, tries = 120
   }
 }
 
-/** One guest: every file sent, three in flight; each upload's status polled until it settles. */
-export async function guest(run: Run, base: string, files: MediaFile[], session: string): Promise<Outcome[]> {
+/**
+ * One guest: every file sent, three in flight; each upload's status polled until it settles.
+ * `uploaded` is called once every file has its answer (the polls may go on).
+ */
+export async function guest(run: Run, base: string, files: MediaFile[], session: string, uploaded?: () => void): Promise<Outcome[]> {
   const b = new Browser(base);
+  if (run.harsh) await firstVisit(run, b);
   const outcomes = files.map((file) => ({ file }) as Outcome);
   const polls: Promise<void>[] = [];
   let next = 0;
@@ -131,6 +155,7 @@ export async function guest(run: Run, base: string, files: MediaFile[], session:
       }
     }),
   );
+  uploaded?.();
   await Promise.all(polls);
   b.close();
   return outcomes;
@@ -142,11 +167,16 @@ export async function guest(run: Run, base: string, files: MediaFile[], session:
  * once), opens one photo and reads the stats; then the next visitor starts with an empty cache.
  */
 export async function galleryBrowser(run: Run, base: string): Promise<void> {
-  const b = new Browser(base);
+  let b = new Browser(base);
   let seen = new Set<string>();
   for (let round = 0; round < 100_000 && !run.stopped(); round++) {
     const page = round % 5;
     if (page === 0) seen = new Set();
+    if (page === 0 && run.harsh && round > 0) {
+      // The next visitor: a phone of its own, so a new connection.
+      b.close();
+      b = new Browser(base);
+    }
     try {
       const a = await b.request('GET', `/api/photos?limit=20&offset=${page * 20}`);
       run.rec.add('GET /api/photos (gallery page)', a.ms, a.status);

@@ -11,6 +11,8 @@ export interface Answer {
   ms: number;
   /** The server's own time from the body's last byte to the answer (its Server-Timing after-body); NaN without it. */
   serverMs: number;
+  /** From the moment the client handed the body's last byte to its socket to the whole answer read; NaN without a body. */
+  afterLastByteMs: number;
 }
 
 export type Body = { buffer: Buffer } | { file: string; start: number; end: number; head: string; tail: string };
@@ -32,6 +34,7 @@ export class Browser {
     if (b) headers['content-length'] = 'buffer' in b ? b.buffer.length : Buffer.byteLength(b.head) + (b.end - b.start) + Buffer.byteLength(b.tail);
     const asked = performance.now();
     let t0 = asked;
+    let lastByte = NaN;
     return new Promise<Answer>((resolve, reject) => {
       const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: this.agent, headers }, (res) => {
         const set = res.headers['set-cookie'];
@@ -50,15 +53,19 @@ export class Browser {
             },
             ms: now - t0,
             serverMs: timing ? Number(timing[1]) : NaN,
+            afterLastByteMs: now - lastByte,
           });
         });
       });
       // Timed from the moment the request has a connection: waiting for one of this browser's
-      // six is the client's own queue (a phone's too), not the server's time.
+      // six is the client's own queue (a phone's too), not the server's time. A new connection is
+      // handed over before it connects, so its setup (and the server's accepting it) is counted.
       req.once('socket', () => {
         t0 = performance.now();
         connectionWaits.push(t0 - asked);
       });
+      // 'finish': the last byte is in the socket (the kernel's buffers): from here a phone waits.
+      if (b) req.once('finish', () => (lastByte = performance.now()));
       req.setTimeout(120_000, () => req.destroy(new Error('timeout')));
       req.on('error', reject);
       if (!b) req.end();

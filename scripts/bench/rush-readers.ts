@@ -3,11 +3,11 @@
 // their own event loop so that the sending of 300 uploads in the main process does not delay
 // their timers or their reading of answers, and so adds nothing to the times they record.
 // rush.ts forks this file and talks to it over IPC:
-//   -> { type: 'start', base, password, browsers, seeded, warmUpMs }   <- { type: 'started' }
+//   -> { type: 'start', base, password, browsers, seeded, warmUpMs, harsh }   <- { type: 'started' }
 //      (the first warmUpMs are recorded as 'warm-up', then the idle baseline)
 //   -> { type: 'rush' }   (the idle baseline ends)
 //   -> { type: 'stop' }   <- { type: 'done', entries, waits, lag: { idle, rush } }
-import { admin, galleryBrowser, pollStatus, type Outcome, type Run } from './rush-clients.js';
+import { admin, firstVisit, galleryBrowser, pollStatus, type Outcome, type Run } from './rush-clients.js';
 import { Browser, connectionWaits, lagMonitor, Recorder } from './rush-http.js';
 
 export interface StartMessage {
@@ -17,6 +17,7 @@ export interface StartMessage {
   browsers: number;
   seeded: Outcome[];
   warmUpMs: number;
+  harsh: boolean;
 }
 
 /** The readers' figures, their last message. */
@@ -39,6 +40,19 @@ async function idlePolling(run: Run, base: string, seeded: Outcome[]): Promise<v
   b.close();
 }
 
+/**
+ * Phones arriving (--harsh): every 500 ms one opens the page on a new connection. In the idle phase
+ * they are the baseline of a guest's first request; under the rush they add to the guests' own.
+ */
+async function arrivals(run: Run, base: string): Promise<void> {
+  for (let i = 0; i < 100_000 && !run.stopped(); i++) {
+    const b = new Browser(base);
+    await firstVisit(run, b);
+    b.close();
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
 if (process.send) {
   const send = (m: object, then?: () => void) => process.send!(m, undefined, {}, () => then?.());
   const rec = new Recorder();
@@ -48,7 +62,7 @@ if (process.send) {
   let idleLag = '';
   process.on('message', async (m: StartMessage | { type: 'rush' | 'stop' }) => {
     if (m.type === 'start') {
-      const run: Run = { rec, stopped: () => stop };
+      const run: Run = { rec, stopped: () => stop, harsh: m.harsh };
       rec.phase = 'warm-up';
       setTimeout(() => {
         if (rec.phase !== 'warm-up') return;
@@ -60,6 +74,7 @@ if (process.send) {
         ...Array.from({ length: m.browsers }, () => galleryBrowser(run, m.base)),
         admin(run, m.base, m.password),
         idlePolling(run, m.base, m.seeded),
+        m.harsh ? arrivals(run, m.base) : undefined,
       ]);
       send({ type: 'started' });
     } else if (m.type === 'rush') {

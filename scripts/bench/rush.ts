@@ -11,6 +11,10 @@
 //   --warm-up=3 (seconds of reading before the idle baseline starts, not reported)
 //   --threads=16 (UV_THREADPOOL_SIZE) --jobs=N (PROCESSING_CONCURRENCY) to compare settings
 //   --media-dir=DIR keeps the generated media for the next run with the same flags
+//   --harsh: the day at its worst: each guest's first request (GET /api/stats) on a new
+//     connection, each gallery visitor on a new one, a phone arriving every 500 ms (idle too, for
+//     the baseline); every chunk timed also from the client's last byte to the answer; the rush
+//     phase ends once every upload is answered (the processing tail is waited for, not measured)
 // The media are made in memory (/dev/shm) when it has room, else in the temp folder: on the day
 // the files come from the phones' own storage, and reading gigabytes of them from the server's
 // disk during the rush would take the disk from the server being measured.
@@ -30,6 +34,7 @@ import { generateMedia, type MediaFile } from './rush-media.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=')[1] ?? 'true']));
 const quick = args.has('quick');
+const harsh = args.has('harsh');
 const num = (name: string, full: number, small: number) => Number(args.get(name) ?? (quick ? small : full));
 const range = (name: string, full: string, small: string): [number, number] => {
   const [lo, hi] = (args.get(name) ?? (quick ? small : full)).split('-').map(Number);
@@ -128,9 +133,9 @@ async function main(): Promise<void> {
     await waitSettled(server.url, seeded, opts.tailMinutes);
     await approveAll(server.url, PASSWORD);
 
-    const run: Run = { rec, stopped: () => stop };
+    const run: Run = { rec, stopped: () => stop, harsh };
     const polled = seeded.filter((o) => o.photoId);
-    const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: opts.browsers, seeded: polled, warmUpMs: opts.warmUpSeconds * 1000 });
+    const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: opts.browsers, seeded: polled, warmUpMs: opts.warmUpSeconds * 1000, harsh });
     await sleep(opts.warmUpSeconds * 1000);
     const clientLag = lagMonitor();
     await sleep(opts.idleSeconds * 1000);
@@ -143,15 +148,26 @@ async function main(): Promise<void> {
     console.log(`idle baseline measured for ${opts.idleSeconds} s; the rush starts`);
 
     t = performance.now();
-    const outcomes = (await Promise.all(media.map((own, g) => sleep(Math.random() * 2000).then(() => guest(run, server.url, own, `guest-${g}`))))).flat();
+    const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+    let uploading = media.length;
+    // --harsh: the readers stop 5 s after the last upload's answer, so the figures are the peak's.
+    const peakOver = () => {
+      if (--uploading === 0 && harsh) void sleep(5000).then(() => (stop = true));
+    };
+    const outcomes = (await Promise.all(media.map((own, g) => sleep(Math.random() * 2000).then(() => guest(run, server.url, own, `guest-${g}`, peakOver))))).flat();
     const lastUpload = Math.max(...outcomes.map((o) => o.uploadedAt ?? 0));
+    const readDone = harsh ? await readers.stop() : undefined;
+    const rssPeakRush = Math.max(rssPeak, hwm(server));
     await waitSettled(server.url, outcomes, opts.tailMinutes);
     const lastSettled = Math.max(...outcomes.map((o) => o.settledAt ?? 0));
     stop = true;
-    const read = await readers.stop();
+    const read = readDone ?? (await readers.stop());
     rec.merge(read.entries);
 
     report(rec);
+    const fiveXX = rec.routes().reduce((n, r) => n + (rec.get('idle', r)?.fiveXX ?? 0) + (rec.get('rush', r)?.fiveXX ?? 0), 0);
+    console.log(`\n5xx answers in all: ${fiveXX}; load average (1/5/15 min) when the rush started: ${load}, at the end: ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    if (harsh) console.log(`server RSS peak while uploads were under way: ${(rssPeakRush / MiB).toFixed(0)} MiB`);
     // Every figure above is timed by a client process whose own event-loop delay is part of it:
     // the uploaders' for uploads and status polls, the readers' for everything else.
     console.log(`\nevent-loop delay of the readers' process (gallery, admin): idle ${read.lag.idle}; rush ${read.lag.rush}`);
