@@ -31,7 +31,7 @@ export class BenchServer {
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     this.url = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < 900; i++) {
       try {
         if ((await fetch(`${this.url}/api/health`)).ok) return this;
       } catch {
@@ -39,7 +39,7 @@ export class BenchServer {
       }
       await new Promise((r) => setTimeout(r, 100));
     }
-    throw new Error('bench server did not start');
+    throw new Error("bench server did not start within 90 s");
   }
 
   /** Resident set size of the server process, in bytes (Linux /proc). */

@@ -11,6 +11,7 @@
 //   --warm-up=3 (seconds of reading before the idle baseline starts, not reported)
 //   --threads=16 (UV_THREADPOOL_SIZE) --jobs=N (PROCESSING_CONCURRENCY) to compare settings
 //   --media-dir=DIR keeps the generated media for the next run with the same flags
+//   --distinct=N makes only N photos and N videos, every other file a distinct copy of one
 //   --harsh: the day at its worst: each guest's first request (GET /api/stats) on a new
 //     connection, each gallery visitor on a new one, a phone arriving every 500 ms (idle too, for
 //     the baseline); every chunk timed also from the client's last byte to the answer; the rush
@@ -54,6 +55,8 @@ const opts = {
   threads: num('threads', RECOMMENDED_THREAD_POOL, RECOMMENDED_THREAD_POOL),
   /** PROCESSING_CONCURRENCY; 0 keeps the server's default (the number of cores). */
   jobs: num('jobs', 0, 0),
+  /** --distinct=N: make N photos and N videos, the rest distinct copies of them (rush-media.ts). */
+  distinct: num('distinct', 0, 0),
 };
 const PASSWORD = 'bench-password-123';
 const MiB = 1024 * 1024;
@@ -99,7 +102,7 @@ async function mediaFor(plan: Parameters<typeof generateMedia>[0]): Promise<Medi
 async function main(): Promise<void> {
   console.log(`rush: ${opts.guests} guests x (${opts.photos} photos of ${opts.photoMb.join('-')} MB + ${opts.videos} videos of ${opts.videoMb.join('-')} MB), ${opts.browsers} gallery browsers, 1 admin`);
   let t = performance.now();
-  const plan = { dir: work, photosPerGuest: opts.photos, videosPerGuest: opts.videos, photoMb: opts.photoMb, videoMb: opts.videoMb };
+  const plan = { dir: work, distinct: opts.distinct, photosPerGuest: opts.photos, videosPerGuest: opts.videos, photoMb: opts.photoMb, videoMb: opts.videoMb };
   const seed = (await mediaFor({ ...plan, prefix: 'seed-', guests: 1, photosPerGuest: quick ? 12 : 20, videosPerGuest: quick ? 0 : 1 }))[0];
   const media = await mediaFor({ ...plan, prefix: '', guests: opts.guests });
   const files = media.flat();
