@@ -2,17 +2,15 @@ import type { Request, Response } from 'express';
 import multer from 'multer';
 import type { Readable } from 'node:stream';
 import { AppError } from '../errors.js';
+import type { BodyProgress } from '../uploads/streams.js';
 import { errorAnswer } from './errors.js';
 import { languageOf } from './language.js';
 
 /** A form's text fields, name -> last value. */
 export type Fields = Record<string, string>;
 
-/**
- * Gets the first file part (with the fields sent before it) and must consume it. `arrived` turns
- * true once the request's last byte has come in from the network (the rest is in memory).
- */
-export type OnFile = (file: Readable, filename: string, fieldsSoFar: Fields, arrived: () => boolean) => Promise<void>;
+/** Gets the first file part (with the fields sent before it and how far the request has come in) and must consume it. */
+export type OnFile = (file: Readable, filename: string, fieldsSoFar: Fields, body: BodyProgress) => Promise<void>;
 
 /** What the current request does with its file part; multer's engine is shared, the handler is per request. */
 const handlers = new WeakMap<Request, OnFile>();
@@ -26,7 +24,7 @@ const handOver: multer.StorageEngine = {
   _handleFile(req, file, cb) {
     const onFile = handlers.get(req);
     if (!onFile) return cb(new Error('no handler for the file part'));
-    onFile(file.stream, file.originalname ?? '', plainFields(req.body), () => req.complete).then(
+    onFile(file.stream, file.originalname ?? '', plainFields(req.body), progressOf(req)).then(
       () => cb(null, {}),
       (e) => cb(e),
     );
@@ -36,6 +34,21 @@ const handOver: multer.StorageEngine = {
     cb(null);
   },
 };
+
+/** Counts the body's bytes as they are read from the connection (started before the parser reads). */
+const progress = new WeakMap<Request, BodyProgress>();
+function trackProgress(req: Request): void {
+  const declared = Number(req.headers['content-length']);
+  let read = 0;
+  req.on('data', (d: Buffer) => (read += d.length));
+  progress.set(req, {
+    arrived: () => req.complete,
+    // Without a length (chunked encoding) nothing is known: ranked as if much were left.
+    remaining: () => (Number.isFinite(declared) ? Math.max(0, declared - read) : Number.MAX_SAFE_INTEGER / 2),
+    since: performance.now(),
+  });
+}
+const progressOf = (req: Request): BodyProgress => progress.get(req) ?? { arrived: () => req.complete, remaining: () => 0, since: performance.now() };
 
 const FIELD_SIZE = 64 * 1024;
 const filesSeen = new WeakMap<Request, number>();
@@ -98,16 +111,17 @@ export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: F
     let failure: unknown;
     let partError: unknown;
     let settled = false;
-    handlers.set(req, (file, filename, before, arrived) => {
+    handlers.set(req, (file, filename, before, body) => {
       sawFile = true;
       // Told apart from the handler's own failures: a part that broke is the body's fault (400), not ours.
       file.once('error', (e) => (partError = e));
-      fileDone = onFile(file, filename, before, arrived).catch((e) => {
+      fileDone = onFile(file, filename, before, body).catch((e) => {
         failure = e;
         throw e;
       });
       return fileDone;
     });
+    trackProgress(req);
     let synchronous = true;
     // multer's 'close' listener destroys the parser on a dropped connection, which errors the file part.
     parse(req, req.res as Response, (err?: unknown) => {

@@ -13,7 +13,7 @@ import { KeyLock } from './key-lock.js';
 import { PartialUploads, type HashState } from './partial-uploads.js';
 import { sniffFile, UNSUPPORTED_TYPE } from './sniff.js';
 import { newId, type StoredUpload, type Uploader, type UploadStore } from './store.js';
-import { discard, pour, type ReadForm } from './streams.js';
+import { discard, pour, type BodyProgress, type ReadForm } from './streams.js';
 import type { UploadsRepo } from './uploads.repo.js';
 import { log } from '../log.js';
 
@@ -77,16 +77,16 @@ export class ChunkedUploads {
     let direct: { fields: ChunkFields; release: () => void } | undefined;
     let spool: string | undefined;
     try {
-      const { fields, sawFile } = await readForm(async (file, _name, before, arrived) => {
+      const { fields, sawFile } = await readForm(async (file, _name, before, body) => {
         if (hasChunkFields(before)) {
           // Fields first (what our client sends): write the bytes straight into place.
           const f = parseChunkFields(before, max);
           direct = { fields: f, release: await this.locks.acquire(f.key) };
-          await this.apply(f, file, clientAddress, arrived);
+          await this.apply(f, file, clientAddress, body);
         } else {
           // Fields after the bytes: kept aside until the fields say where they go.
           spool = path.join(this.d.paths.incoming, `${newId()}.chunk`);
-          await pourIntoNewFile(spool, file, { hash: null, limit: max, tooLarge: () => tooLarge('errors.uploads.chunk_too_large'), arrived });
+          await pourIntoNewFile(spool, file, { hash: null, limit: max, tooLarge: () => tooLarge('errors.uploads.chunk_too_large'), body });
         }
       });
       if (!sawFile) throw invalid('errors.uploads.no_chunk_file');
@@ -134,7 +134,7 @@ export class ChunkedUploads {
   }
 
   /** Writes one chunk's new bytes at the end of the partial file (under the upload's lock). */
-  private async apply(f: ChunkFields, src: Readable, clientAddress: string, arrived?: () => boolean): Promise<void> {
+  private async apply(f: ChunkFields, src: Readable, clientAddress: string, body?: BodyProgress): Promise<void> {
     const refuse = async (e: unknown) => {
       await discard(src);
       throw e;
@@ -162,10 +162,10 @@ export class ChunkedUploads {
     if (f.chunkEnd <= row.received_bytes) return discard(src); // a re-send of bytes already stored
     // What arrived before stays for a resume once the disk has room again.
     await this.d.storage.ensureWritable().catch(refuse);
-    await this.write(row, state, f, src, arrived);
+    await this.write(row, state, f, src, body);
   }
 
-  private async write(row: UploadRow, state: HashState, f: ChunkFields, src: Readable, arrived?: () => boolean): Promise<void> {
+  private async write(row: UploadRow, state: HashState, f: ChunkFields, src: Readable, body?: BodyProgress): Promise<void> {
     const declared = f.chunkEnd - f.chunkStart;
     const file = await fsp.open(this.partials.abs(row.temp_path), 'r+');
     const sink = new FileSink({
@@ -176,7 +176,7 @@ export class ChunkedUploads {
       limit: declared,
       tooLarge: () => invalid('errors.uploads.chunk_longer', { declared }),
       sniff: row.received_bytes === 0,
-      arrived,
+      body,
     });
     try {
       await pour(src, sink);

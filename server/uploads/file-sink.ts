@@ -4,9 +4,9 @@ import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { unsupportedType, type AppError } from '../errors.js';
 import { writeBackFd } from '../storage/write-back.js';
-import { paceUploadBytes } from './pacer.js';
+import { paceUploadBytes, writeEnded, writeStarted } from './pacer.js';
 import { SNIFF_BYTES, sniff, UNSUPPORTED_TYPE, type SniffedType } from './sniff.js';
-import { pour } from './streams.js';
+import { pour, type BodyProgress } from './streams.js';
 
 /** Bytes gathered before one write: 256 KiB per upload in flight at most. */
 const WRITE_BATCH = 256 * 1024;
@@ -29,11 +29,12 @@ export interface FileSinkOptions {
   /** Check the first bytes' magic before anything is written. */
   sniff?: boolean;
   /**
-   * True once the request's last byte has come in from the network. From then on its pieces skip
-   * the pacer's queue: what is left is already in memory, so nothing is held back in the
-   * connection by waiting, and finishing lets the phone have its answer and send its next piece.
+   * How far the request has come in: the pacer ranks its pieces by what is left. Once its last
+   * byte has come in from the network, its pieces skip the pacer's queue: what is left is already
+   * in memory, so nothing is held back in the connection by waiting, and finishing lets the phone
+   * have its answer and send its next piece.
    */
-  arrived?: () => boolean;
+  body?: BodyProgress;
 }
 
 /**
@@ -96,8 +97,8 @@ export class FileSink extends Writable {
   }
 
   private pace(bytes: number, go: () => void): void {
-    if (this.o.arrived?.()) go();
-    else paceUploadBytes(bytes, go);
+    if (this.o.body?.arrived()) go();
+    else paceUploadBytes(bytes, go, this.o.body);
   }
 
   override _write(chunk: Buffer, _enc: BufferEncoding, cb: (err?: Error | null) => void): void {
@@ -184,6 +185,7 @@ export class FileSink extends Writable {
   }
 
   private async writeOutMany(bufs: Buffer[], total: number): Promise<void> {
+    writeStarted(total);
     const writing = this.o.file.writev(bufs, this.position);
     // Hash while the thread pool writes. Should the write then fail, the hash is ahead of the
     // file, and hashAhead tells the owner to rebuild it from the file.
@@ -197,6 +199,8 @@ export class FileSink extends Writable {
     } catch (e) {
       this.hashAhead = true;
       throw e;
+    } finally {
+      writeEnded(total);
     }
     this.position += total;
   }

@@ -1,3 +1,5 @@
+import type { BodyProgress } from './streams.js';
+
 /**
  * Upload bytes the server takes in per turn of its event loop, across every upload under way.
  *
@@ -5,25 +7,72 @@
  * per turn. With a hundred phones uploading at once, one turn would parse, hash and queue
  * megabytes per connection, and a guest's gallery request, a status poll and every new
  * connection would wait for that turn to end. So each upload's next piece waits its turn here,
- * first come first served, up to TURN_BUDGET_BYTES per turn; meanwhile its connection's small
- * buffers fill and TCP holds the rest in the phone. An upload alone is not slowed: a turn with
- * nothing else to do is short, and it gets a whole budget.
+ * up to TURN_BUDGET_BYTES per turn; meanwhile its connection's small buffers fill and TCP holds
+ * the rest in the phone. An upload alone is not slowed: a turn with nothing else to do is short,
+ * and it gets a whole budget.
  */
 export const TURN_BUDGET_BYTES = 1024 * 1024;
 
-const waiting: { bytes: number; go: () => void }[] = [];
+/**
+ * Upload bytes handed to the file system and not yet written. Beyond this nothing more is taken
+ * in until writes complete: bytes are admitted at the rate the disk takes them, and the rest wait
+ * in the phones' connections instead of in the server's memory or its thread pool's queue.
+ */
+export const WRITING_CAP_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Which upload goes first: the one with the fewest bytes still to come, less 1 KiB for every
+ * millisecond since its request began (1 MiB a second), so none waits for ever.
+ *
+ * Why not first come first served: the kernel's buffers on both ends hold megabytes of each
+ * connection (loopback's grow to 32 MiB), so a phone has sent its last byte long before the server
+ * reads it, and its answer then waits for everything queued before it. A request with little left
+ * is the one most likely to have sent everything already, and finishing it first gives its phone
+ * the answer (and the next chunk its turn) soonest; one with much left has not, so holding it back
+ * costs its phone nothing yet.
+ */
+export const AGE_BYTES_PER_MS = 1024;
+
+interface Waiting {
+  bytes: number;
+  go: () => void;
+  body?: BodyProgress;
+  since: number;
+}
+
+const waiting: Waiting[] = [];
 let used = 0;
+let writing = 0;
+let writingPeak = 0;
 let scheduled = false;
 
-/** Calls `go` once `bytes` fit in a turn's budget: now, or in a later turn after those before it. */
-export function paceUploadBytes(bytes: number, go: () => void): void {
+/** Calls `go` once `bytes` fit in a turn's budget and under the writing cap: now, or in a later turn. */
+export function paceUploadBytes(bytes: number, go: () => void, body?: BodyProgress): void {
   schedule();
-  if (waiting.length === 0 && used + bytes <= TURN_BUDGET_BYTES) {
+  if (waiting.length === 0 && used + bytes <= TURN_BUDGET_BYTES && writing < WRITING_CAP_BYTES) {
     used += bytes;
     go();
   } else {
-    waiting.push({ bytes, go });
+    waiting.push({ bytes, go, body, since: performance.now() });
   }
+}
+
+/** Upload bytes handed to the file system (counted until `writeEnded`). */
+export function writeStarted(bytes: number): void {
+  writing += bytes;
+  writingPeak = Math.max(writingPeak, writing);
+}
+
+export function writeEnded(bytes: number): void {
+  writing -= bytes;
+  if (waiting.length && writing < WRITING_CAP_BYTES) schedule();
+}
+
+/** Bytes being written now, and the most at once since the last reset (for tests and probes). */
+export function writingBytes(resetPeak = false): { now: number; peak: number } {
+  const out = { now: writing, peak: writingPeak };
+  if (resetPeak) writingPeak = writing;
+  return out;
 }
 
 function schedule(): void {
@@ -32,14 +81,26 @@ function schedule(): void {
   setImmediate(turn);
 }
 
-/** A new turn: a new budget, spent on those waiting first (at least one, however large). */
+const rank = (w: Waiting, now: number) => (w.body ? w.body.remaining() : 0) - (now - (w.body?.since ?? w.since)) * AGE_BYTES_PER_MS;
+
+/** A new turn: a new budget, spent on the best ranked first (at least one, however large). */
 function turn(): void {
   scheduled = false;
   used = 0;
-  while (waiting.length && (used === 0 || used + waiting[0].bytes <= TURN_BUDGET_BYTES)) {
-    const next = waiting.shift()!;
+  const now = performance.now();
+  while (waiting.length && writing < WRITING_CAP_BYTES) {
+    let best = 0;
+    let bestRank = rank(waiting[0], now);
+    for (let i = 1; i < waiting.length; i++) {
+      const r = rank(waiting[i], now);
+      if (r < bestRank) [best, bestRank] = [i, r];
+    }
+    const next = waiting[best];
+    if (used > 0 && used + next.bytes > TURN_BUDGET_BYTES) break;
+    waiting.splice(best, 1);
     used += next.bytes;
     next.go();
   }
-  if (used > 0 || waiting.length) schedule();
+  // Blocked by the writing cap: writeEnded schedules the next turn.
+  if (used > 0 || (waiting.length && writing < WRITING_CAP_BYTES)) schedule();
 }

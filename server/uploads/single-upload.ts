@@ -32,9 +32,9 @@ export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadFor
   let clientName = '';
   const hash = crypto.createHash('sha256');
   try {
-    const { fields, sawFile } = await readForm(async (file, filename, _before, arrived) => {
+    const { fields, sawFile } = await readForm(async (file, filename, _before, body) => {
       clientName = filename;
-      sink = await pourIntoNewFile(tempPath, file, { hash, limit: d.maxUploadBytes, tooLarge: () => fileTooLarge(d.maxUploadBytes), sniff: true, arrived });
+      sink = await pourIntoNewFile(tempPath, file, { hash, limit: d.maxUploadBytes, tooLarge: () => fileTooLarge(d.maxUploadBytes), sniff: true, body });
     });
     if (!sawFile || !sink) throw invalid('errors.uploads.no_file');
     if (sink.seen === 0) throw invalid('errors.uploads.empty');

@@ -3,14 +3,24 @@ import type { Readable, Writable } from 'node:stream';
 /** A received form's text fields, name -> last value. */
 export type FormFields = Record<string, string>;
 
+/** How far the request carrying a file part has come in (the pacer ranks uploads by it). */
+export interface BodyProgress {
+  /** True once the request's last byte has come in from the network (the rest is in memory). */
+  arrived(): boolean;
+  /** Bytes of the request not yet read from the connection. */
+  remaining(): number;
+  /** When the request began (performance.now()). */
+  since: number;
+}
+
 /**
  * How the uploads service reads one form without knowing where it comes from (the routes pass
  * the multipart reader): `onFile` gets the first file part as a stream, with the fields sent
- * before it, and must consume it; the promise settles once the whole form is read. `arrived`
- * turns true once the last byte of the request has come in (FileSinkOptions.arrived).
+ * before it and how far the request has come in, and must consume it; the promise settles once
+ * the whole form is read.
  */
 export type ReadForm = (
-  onFile: (file: Readable, filename: string, fieldsBefore: FormFields, arrived: () => boolean) => Promise<void>,
+  onFile: (file: Readable, filename: string, fieldsBefore: FormFields, body: BodyProgress) => Promise<void>,
 ) => Promise<{ fields: FormFields; sawFile: boolean }>;
 
 /** Pipes a part into a sink and settles when the sink has everything (or fails). */

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { FileSink } from '../../server/uploads/file-sink.js';
-import { paceUploadBytes, TURN_BUDGET_BYTES } from '../../server/uploads/pacer.js';
+import { paceUploadBytes, TURN_BUDGET_BYTES, writeEnded, writeStarted, writingBytes, WRITING_CAP_BYTES } from '../../server/uploads/pacer.js';
 import { tempDir } from '../helpers/temp.js';
 
 const nextTurn = () => new Promise((r) => setImmediate(r));
@@ -36,7 +36,7 @@ test('an upload whose request has fully arrived is not held behind other uploads
     const others: number[] = [];
     for (let i = 0; i < 4; i++) paceUploadBytes(TURN_BUDGET_BYTES, () => others.push(i));
     const written = (arrived: boolean) => {
-      const sink = new FileSink({ file: handle, position: 0, hash: null, limit: 1 << 20, tooLarge: () => new Error('too large') as never, arrived: () => arrived });
+      const sink = new FileSink({ file: handle, position: 0, hash: null, limit: 1 << 20, tooLarge: () => new Error('too large') as never, body: { arrived: () => arrived, remaining: () => 0, since: performance.now() } });
       return new Promise<number>((resolve) => sink.write(Buffer.alloc(64 * 1024, 1), () => resolve(others.length)));
     };
     // Each resolves with how many of the others had gone ahead of it.
@@ -46,4 +46,37 @@ test('an upload whose request has fully arrived is not held behind other uploads
   } finally {
     await handle.close();
   }
+});
+
+test('the upload with the fewest bytes still to come goes first, and one that has waited long enough overtakes', async () => {
+  await nextTurn();
+  const MiB = 1024 * 1024;
+  const now = performance.now();
+  const body = (remaining: number, since = now) => ({ arrived: () => false, remaining: () => remaining, since });
+  const ran: string[] = [];
+  // A whole budget taken first, so the rest queue up and are ranked in the next turn.
+  paceUploadBytes(TURN_BUDGET_BYTES, () => ran.push('first'));
+  paceUploadBytes(64 * 1024, () => ran.push('5 MiB left'), body(5 * MiB));
+  paceUploadBytes(64 * 1024, () => ran.push('1 MiB left'), body(1 * MiB));
+  paceUploadBytes(64 * 1024, () => ran.push('3 MiB left'), body(3 * MiB));
+  paceUploadBytes(64 * 1024, () => ran.push('5 MiB left, begun 10 s ago'), body(5 * MiB, now - 10_000));
+  await nextTurn();
+  assert.deepEqual(ran, ['first', '5 MiB left, begun 10 s ago', '1 MiB left', '3 MiB left', '5 MiB left']);
+});
+
+test('no upload bytes are taken in while the bytes being written reach the cap; they go once writes complete', async () => {
+  await nextTurn();
+  assert.equal(writingBytes().now, 0, 'nothing being written between tests');
+  writeStarted(WRITING_CAP_BYTES);
+  let ran = false;
+  try {
+    paceUploadBytes(64 * 1024, () => (ran = true));
+    await nextTurn();
+    await nextTurn();
+    assert.equal(ran, false, 'held while the disk is behind');
+  } finally {
+    writeEnded(WRITING_CAP_BYTES);
+  }
+  await nextTurn();
+  assert.equal(ran, true, 'taken in once the writes completed');
 });
