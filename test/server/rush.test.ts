@@ -173,3 +173,30 @@ test('thumbnails and display images are answered from memory after the first rea
   assert.equal(hidden.status, 404);
   assert.equal((await admin.fetch(url)).status, 200, 'an admin still sees it');
 });
+
+test('a rotated photo\'s thumbnail is its new file, never the copy held in memory; a deleted photo\'s held copy is never served', async () => {
+  const admin = new TestClient(s.url);
+  await admin.login();
+  const guest = new TestClient(s.url);
+  const id = await addPhoto(s, { visible: true, file: sample('Nikon_D70.jpg') });
+  const thumb = async () => {
+    const row = await s.ctx.db.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+    return { url: `/media/${id}/thumb?v=${row.derivative_version}`, file: `${s.dataDir}/${row.thumb_path}` };
+  };
+  const before = await thumb();
+  const held = Buffer.from(await (await guest.fetch(before.url)).arrayBuffer());
+  assert.deepEqual(held, fs.readFileSync(before.file));
+
+  assert.equal((await admin.json('POST', `/admin/api/photos/${id}/rotate`, { degrees: 90 })).status, 200);
+  const after = await thumb();
+  assert.notEqual(after.url, before.url, 'a new version, so a new address');
+  for (const url of [after.url, `/media/${id}/thumb`]) {
+    const bytes = Buffer.from(await (await guest.fetch(url)).arrayBuffer());
+    assert.deepEqual(bytes, fs.readFileSync(after.file), `${url}: the rotated file's bytes`);
+    assert.notDeepEqual(bytes, held);
+  }
+
+  assert.equal((await admin.json('DELETE', `/admin/api/photos/${id}/delete`)).status, 200);
+  assert.equal((await guest.fetch(after.url)).status, 404, 'held in memory or not, a deleted photo is gone');
+  assert.equal((await admin.fetch(after.url)).status, 404);
+});
