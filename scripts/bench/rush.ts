@@ -89,10 +89,12 @@ const removeWork = () => keptMedia || fs.rmSync(work, { recursive: true, force: 
 /** The media of `plan`, made now or (with --media-dir) read back from an earlier run's list. */
 async function mediaFor(plan: Parameters<typeof generateMedia>[0]): Promise<MediaFile[][]> {
   const list = path.join(work, `${plan.prefix || 'rush-'}plan.json`);
-  const key = JSON.stringify({ ...plan, dir: undefined });
+  const key = JSON.stringify({ ...plan, dir: undefined, guests: undefined });
   if (keptMedia && fs.existsSync(list)) {
+    // A kept set made for as many guests or more serves a smaller run: its first guests' files.
     const saved = JSON.parse(fs.readFileSync(list, 'utf8')) as { key: string; media: MediaFile[][] };
-    if (saved.key === key && saved.media.flat().every((f) => fs.existsSync(f.path))) return saved.media;
+    const media = saved.media.slice(0, plan.guests);
+    if (saved.key === key && media.length === plan.guests && media.flat().every((f) => fs.existsSync(f.path))) return media;
   }
   const media = await generateMedia(plan);
   if (keptMedia) fs.writeFileSync(list, JSON.stringify({ key, media }));
