@@ -169,9 +169,12 @@ export const themeById = (id: string | null | undefined): Theme => THEMES.find((
 /** WCAG 2.2 AA for text: 4.5:1. */
 export const AA_TEXT = 4.5;
 
-/** Whether `c` can be the accent in `p`: readable on every surface, and onAccent readable on it. */
-function accentReads(c: string, p: Palette): boolean {
-  return [p.bg, p.surface, p.surfaceMuted, p.onAccent].every((b) => contrast(c, b) >= AA_TEXT);
+const TEXTS = ['text', 'textMuted', 'accentStrong', 'goldText', 'dangerText', 'successText', 'warningText'] as const;
+const SURFACES = ['bg', 'surface', 'surfaceMuted', 'accentSoft'] as const;
+
+/** Whether every text colour reads on every surface, and button text on the accent (plain and hovered). */
+function reads(p: Palette): boolean {
+  return TEXTS.every((f) => SURFACES.every((b) => contrast(p[f], p[b]) >= AA_TEXT)) && contrast(p.onAccent, p.accentStrong) >= AA_TEXT && contrast(p.onAccent, p.accentDeep) >= AA_TEXT;
 }
 
 /**
@@ -182,7 +185,7 @@ export function usableAccent(theme: Theme, accent: string): string {
   const toward = theme.dark ? '#ffffff' : '#000000';
   for (let step = 0; step <= 50; step++) {
     const c = mix(accent, toward, step / 50);
-    if (accentReads(c, theme.palette)) return c;
+    if (reads(paletteWith(theme, c))) return c;
   }
   return theme.palette.accentStrong;
 }
