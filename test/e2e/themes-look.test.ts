@@ -17,11 +17,15 @@ async function lookOf(theme: string) {
   const context = await localOnlyContext(site, 390);
   const page = await context.newPage();
   await openReady(page, site.srv.url, '/');
+  // No helper functions inside: the page runs this as it is written, without the test's transpiler helpers.
   const look = await page.evaluate(() => {
-    const css = (sel: string) => getComputedStyle(document.querySelector(sel)!);
-    const serif = css('.hero-names').fontFamily.split(',')[0].replace(/['"]/g, '').trim();
-    const sans = css('body').fontFamily.split(',')[0].replace(/['"]/g, '').trim();
-    return { bg: css('body').backgroundColor, button: css('.hero-actions .btn').backgroundColor, serif, sans, serifLoaded: document.fonts.check(`500 40px "${serif}"`), sansLoaded: document.fonts.check(`400 16px "${sans}"`) };
+    const names = getComputedStyle(document.querySelector('.hero-names')!);
+    const body = getComputedStyle(document.body);
+    const button = getComputedStyle(document.querySelector('.hero-actions .btn')!);
+    const serif = names.fontFamily.split(',')[0].replace(/['"]/g, '').trim();
+    const sans = body.fontFamily.split(',')[0].replace(/['"]/g, '').trim();
+    const loaded = [...document.fonts].filter((f) => f.status === 'loaded').map((f) => f.family.replace(/['"]/g, ''));
+    return { bg: body.backgroundColor, button: button.backgroundColor, serif, sans, serifLoaded: loaded.includes(serif), sansLoaded: loaded.includes(sans) };
   });
   await context.close();
   return look;
