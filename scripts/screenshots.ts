@@ -26,7 +26,7 @@ const GUESTS = [
   { file: 'Pentax_K10D.jpg', by: 'Grandma Rose' },
   { file: 'Panasonic_DMC-FZ30.jpg', by: 'Anna' },
   { file: 'orientation_landscape_1.jpg', by: 'Priya' },
-  { file: 'Fujifilm_FinePix_E500.jpg', by: 'Luis' },
+  { file: 'hdr_iphone_hdr_YES.jpg', by: 'Luis' },
   { file: 'mobile_jolla.jpg', by: 'Tom' },
 ];
 
