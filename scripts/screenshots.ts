@@ -40,7 +40,7 @@ async function shot(page: Page, out: string, name: string): Promise<string> {
 
 async function setCover(base: string, cookie: string): Promise<void> {
   const fd = new FormData();
-  fd.append('file', new Blob([fs.readFileSync(sample('orientation_landscape_1.jpg'))], { type: 'image/jpeg' }), 'cover.jpg');
+  fd.append('file', new Blob([fs.readFileSync(sample('Pentax_K10D.jpg'))], { type: 'image/jpeg' }), 'cover.jpg');
   const r = await fetch(`${base}/admin/api/settings/cover`, { method: 'POST', body: fd, headers: { cookie, origin: base } });
   if (r.status !== 201) throw new Error(`cover: ${r.status} ${await r.text()}`);
 }
@@ -78,7 +78,7 @@ async function pages(browser: Browser, base: string, out: string): Promise<strin
   const r = await page.request.post(`${base}/admin/api/login`, { data: ADMIN });
   if (!r.ok()) throw new Error(`sign-in failed: ${r.status()}`);
   await page.goto(`${base}/admin/dashboard`);
-  await page.locator('.stat-grid').waitFor();
+  await page.locator('.stat-grid').first().waitFor();
   files.push(await shot(page, out, 'dashboard'));
   await desktop.close();
   return files;
