@@ -68,6 +68,7 @@ async function pages(browser: Browser, base: string, out: string): Promise<strin
   page = await desktop.newPage();
   await page.goto(`${base}/gallery`);
   await page.locator('.gallery-grid:not([aria-busy]) li img').first().waitFor();
+  await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.gallery-grid img')].every((i) => i.complete && i.naturalWidth > 0));
   files.push(await shot(page, out, 'gallery'));
 
   await page.goto(`${base}/wall?interval=600000`);
