@@ -234,6 +234,30 @@ export interface WeddingSettings {
   face_search: boolean;
   /** When the face search ends and every face code and match is deleted (ISO 8601); null while off. */
   face_search_until: string | null;
+  /** The guest pages' look: one of the themes GET /admin/api/settings lists. */
+  theme: string;
+  /** #rrggbb in place of the theme's accent, or null; a colour that would not read is adjusted (accent_color_used). */
+  accent_color: string | null;
+  /** An approved photo shown above the names on the home page and on an idle wall, or null. */
+  cover_photo_id: string | null;
+  /** An uploaded cover image (POST /admin/api/settings/cover), never in the gallery; it wins over cover_photo_id. */
+  cover_image: string | null;
+}
+
+/** A theme the couple can choose (GET /admin/api/settings). */
+export interface ThemeInfo {
+  id: string;
+  name: string;
+  /** The theme's font stylesheet, for the settings page's preview. */
+  fonts_css: string | null;
+}
+
+/** GET/PUT /admin/api/settings */
+export interface AdminSettingsResponse extends SettingsResponse {
+  themes: ThemeInfo[];
+  /** The accent the pages use: accent_color, or the colour it was adjusted to; null without an accent. */
+  accent_color_used: string | null;
+  cover_url: string | null;
 }
 
 export interface SettingsResponse {
@@ -243,6 +267,8 @@ export interface SettingsResponse {
 
 /** GET /api/settings: the texts in the request's language, and which languages there are. */
 export interface PublicSettingsResponse extends SettingsResponse {
+  /** The cover image's address, or null. */
+  cover_url: string | null;
   language: string;
   default_language: string;
   languages: LanguageInfo[];

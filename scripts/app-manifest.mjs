@@ -19,8 +19,12 @@ const hashed = (name, data) => {
   return `${path.basename(name, ext)}-${h}${ext}`;
 };
 
-/** Writes the icons and the manifest into `assetsDir`; returns the <link> tag for index.html. */
-export async function writeAppManifest(assetsDir) {
+/**
+ * Writes the icons and the manifest into `assetsDir`, and the manifest again as `clientDir`/app-manifest.json:
+ * the server answers /manifest.webmanifest from it with the couple's names and their theme's colours.
+ * Returns the <link> tags for index.html.
+ */
+export async function writeAppManifest(assetsDir, clientDir) {
   fs.mkdirSync(assetsDir, { recursive: true });
   const icons = [];
   for (const size of [192, 512]) {
@@ -43,5 +47,6 @@ export async function writeAppManifest(assetsDir) {
   }, null, 2);
   const file = hashed('manifest.webmanifest', manifest);
   fs.writeFileSync(path.join(assetsDir, file), manifest);
+  if (clientDir) fs.writeFileSync(path.join(clientDir, 'app-manifest.json'), manifest);
   return `<link rel="manifest" href="/assets/${file}">\n    <link rel="apple-touch-icon" href="${icons[0].src}">`;
 }

@@ -5,6 +5,7 @@ import zlib from 'node:zlib';
 import { build, transform } from 'esbuild';
 import { writeAppManifest } from './app-manifest.mjs';
 import { measureBundles, formatSizes } from './bundle-size.mjs';
+import { formatThemeBytes, writeThemeFonts } from './theme-fonts.mjs';
 import { languageTable, loadLocales, moduleSource } from './i18n/catalogues.mjs';
 import { localesPlugin } from './i18n/esbuild-plugin.mjs';
 
@@ -73,7 +74,8 @@ async function buildClient() {
     ?? result.metafile.outputs[mainJs]?.cssBundle;
   const rel = (f) => '/' + path.relative(out, path.join(root, f)).split(path.sep).join('/');
   const template = fs.readFileSync(path.join(root, 'client', 'index.html'), 'utf8');
-  const manifestLink = await writeAppManifest(path.join(out, 'assets'));
+  const manifestLink = await writeAppManifest(path.join(out, 'assets'), out);
+  const themes = await writeThemeFonts(root, path.join(out, 'assets'), out);
   const html = template
     .replace('<!--MANIFEST-->', manifestLink)
     .replace('<!--CSS-->', mainCss ? `<link rel="stylesheet" href="${rel(mainCss)}">` : '')
@@ -82,7 +84,7 @@ async function buildClient() {
   fs.writeFileSync(path.join(dist, 'client-meta.json'), JSON.stringify(result.metafile));
   await writeCatalogues(path.join(out, 'assets'));
   precompress(path.join(out, 'assets'));
-  if (!quiet) console.log(formatSizes(measureBundles(root, dist)));
+  if (!quiet) console.log(`${formatSizes(measureBundles(root, dist))}\n${formatThemeBytes(themes)}`);
 }
 
 /**

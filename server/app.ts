@@ -14,6 +14,7 @@ import type { Module } from './http/module.js';
 import { afterBodyTiming } from './http/server-timing.js';
 import { clientDir } from './paths.js';
 import type { UsersService } from './users/users.service.js';
+import type { WeddingSettings } from './settings/settings.defaults.js';
 
 export interface AppDeps {
   config: Config;
@@ -27,12 +28,14 @@ export interface AppDeps {
   ready?: () => boolean;
   /** The wedding's default_language (settings), for requests that name no language of their own. */
   defaultLanguage?: () => string;
+  /** The settings as cached now: pages are served with the couple's names and look. */
+  look?: () => WeddingSettings;
 }
 
 export const SESSION_COOKIE = 'wedding.sid';
 
 /** The Express app; it never listens (server.ts does). */
-export function createApp({ config, sessionSecret, sessions, users, modules, ready, defaultLanguage }: AppDeps): Express {
+export function createApp({ config, sessionSecret, sessions, users, modules, ready, defaultLanguage, look }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Read by http/language.ts wherever a request's language is needed (answers, error sentences, pages).
@@ -96,7 +99,7 @@ export function createApp({ config, sessionSecret, sessions, users, modules, rea
   for (const m of modules) for (const r of m.root ?? []) app.use(r);
 
   // Every other GET is the single-page client, in the page's language; it redirects unknown routes to /.
-  app.get(/.*/, indexPage(path.join(client, 'index.html')));
+  app.get(/.*/, indexPage(path.join(client, 'index.html'), look));
 
   app.use(errorHandler);
   return app;

@@ -27,6 +27,7 @@ import { createProcessing, type Processing } from './processing/processing.servi
 import { createQrModule } from './qr/qr.module.js';
 import { createSettingsModule } from './settings/settings.module.js';
 import { SettingsService } from './settings/settings.service.js';
+import { PhotosRepo } from './photos/photos.repo.js';
 import { createStorageGuard, type StorageGuard } from './storage/storage.js';
 import { createUploadsModule } from './uploads/uploads.module.js';
 import { createUsersModule } from './users/users.module.js';
@@ -100,7 +101,11 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const sessions = new SqliteSessionStore(sqlite, { writer });
   const ctx: AppContext = { config, paths, sqlite, db, sessions, sessionSecret: sessionSecret(config) };
-  const settings = new SettingsService(db);
+  const photoRows = new PhotosRepo(db);
+  const settings = new SettingsService(db, async (id) => {
+    const row = await photoRows.get(id);
+    return !!row && row.is_visible === 1 && row.status === 'complete' && row.content_type.startsWith('image/') && !!row.display_path;
+  });
   await settings.seed({ coupleNames: config.coupleNames, uploadsEnabled: config.uploadsEnabled });
   const users = new UsersService(db, sessions);
   announceFirstAdmin(config, await users.ensureFirstAdmin(config.adminUsername, config.adminPassword));
@@ -111,7 +116,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const modules: Module[] = [
     createAuthModule({ config, users, sessions }),
     createUsersModule({ users }),
-    createSettingsModule({ settings }),
+    createSettingsModule({ settings, paths }),
     createUploadsModule({ config, paths, db, settings, processing, storage }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
     createDashboardModule({ config, disk, db, users, processing }),
@@ -123,7 +128,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   ];
 
   await settings.get(); // warm: every request's language falls back on default_language
-  const app = createApp({ config, sessionSecret: ctx.sessionSecret, sessions, users, modules, ready: () => ready, defaultLanguage: () => settings.defaultLanguage() });
+  const app = createApp({ config, sessionSecret: ctx.sessionSecret, sessions, users, modules, ready: () => ready, defaultLanguage: () => settings.defaultLanguage(), look: () => settings.peek() });
   const server = http.createServer(app);
   // Uploads over slow phone connections: no request timeout beyond the client's own 2 minutes per chunk.
   server.requestTimeout = 0;

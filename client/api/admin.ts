@@ -9,6 +9,7 @@ import type {
   PhotoResponse,
   RegenerateAllResponse,
   SettingsResponse,
+  AdminSettingsResponse,
   UploadersResponse,
   UserForm,
   UserResponse,
@@ -69,8 +70,18 @@ export const adminApi = {
   deleteUser: (id: number) => deleteJson<unknown>(`${A}/users/${id}`),
   toggleActive: (id: number) => postJson<UserResponse>(`${A}/users/${id}/toggle-active`),
 
-  settings: () => getJson<SettingsResponse>(`${A}/settings`),
-  saveSettings: (s: WeddingSettings) => putJson<SettingsResponse>(`${A}/settings`, s),
+  settings: () => getJson<AdminSettingsResponse>(`${A}/settings`),
+  saveSettings: (s: WeddingSettings) => putJson<AdminSettingsResponse>(`${A}/settings`, s),
+  /** An image that becomes the cover (never in the gallery). */
+  uploadCover: async (file: File) => {
+    const fd = new FormData();
+    fd.append('file', file);
+    const res = await fetch(`${A}/settings/cover`, { method: 'POST', body: fd, credentials: 'include' });
+    const data = (await res.json().catch(() => null)) as AdminSettingsResponse | { error?: string } | null;
+    if (!res.ok) throw new ApiError(res.status, (data as { error?: string } | null)?.error ?? res.statusText, data);
+    return data as AdminSettingsResponse;
+  },
+  removeCover: () => deleteJson<AdminSettingsResponse>(`${A}/settings/cover`),
   /** Changes only the settings named (the wall's pause button). */
   patchSettings: (s: Partial<WeddingSettings>) => putJson<SettingsResponse>(`${A}/settings`, s),
 

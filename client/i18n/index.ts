@@ -81,12 +81,21 @@ export async function withTexts<T>(chunk: Promise<T>): Promise<T> {
   return m;
 }
 
+let couple: readonly [string, string] | undefined;
+const pageTitle = () => (couple ? t('app.title_couple', { names: t('app.couple_names', { first: couple[0], second: couple[1] }) }) : t('app.title'));
+
+/** The tab's title carries the couple's names, in the page's language (as the server wrote it). */
+export function titleNames(names: readonly [string, string]): void {
+  couple = names;
+  document.title = pageTitle();
+}
+
 function show(lang: string): void {
   language.value = lang;
   const html = document.documentElement;
   html.lang = lang;
   html.dir = directionOf(lang);
-  document.title = t('app.title');
+  document.title = pageTitle();
 }
 
 /**

@@ -9,7 +9,7 @@ import { Link } from 'wouter';
 import type { ScheduleItem } from '../../common/api-types';
 import { Footer } from '../components/Footer';
 import { t } from '../i18n';
-import { coupleNames, settings } from '../state/settings';
+import { coupleNames, coverUrl, settings } from '../state/settings';
 
 function ScheduleCard({ item }: { item: ScheduleItem }) {
   return (
@@ -64,10 +64,12 @@ function ScheduleCard({ item }: { item: ScheduleItem }) {
 export function HomePage() {
   useSignals();
   const s = settings.value;
+  const cover = coverUrl.value;
   return (
     <div className="page">
       <main className="home">
         <header className="hero">
+          {cover && <img className="hero-cover" src={cover} alt="" fetchPriority="high" />}
           <div className="container hero-inner">
             <p className="eyebrow">{t('home.eyebrow')}</p>
             {s ? <h1 className="hero-names">{coupleNames(s)}</h1> : <div className="skeleton hero-skeleton" aria-busy="true" />}

@@ -7,7 +7,7 @@ import { WallFeed } from '../components/wall/wall-feed';
 import { WallMedia } from '../components/wall/WallMedia';
 import { keepScreenOn } from '../components/wall/wake-lock';
 import { isShipped, showLanguage, t } from '../i18n';
-import { coupleNames, loadSettings, settings } from '../state/settings';
+import { coupleNames, coverUrl, loadSettings, settings } from '../state/settings';
 
 const MAX_ITEMS = 500;
 
@@ -96,7 +96,8 @@ export default function WallPage() {
       {previous && <WallMedia key={previous.key} slide={previous} leaving {...handlers} />}
       {current && <WallMedia key={current.key} slide={current} leaving={false} {...handlers} />}
       {empty && !current && !previous && (
-        <div className="wall-empty">
+        <div className={coverUrl.value ? 'wall-empty wall-cover' : 'wall-empty'}>
+          {coverUrl.value && <img className="wall-cover-image" src={coverUrl.value} alt="" />}
           {names && <h1>{names}</h1>}
           <p>{t('wall.empty')}</p>
         </div>

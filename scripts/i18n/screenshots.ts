@@ -10,8 +10,8 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { ARTIFACTS, launchBrowser, ServerProcess } from '../../test/helpers/browser.js';
 import { sample } from '../../test/helpers/samples.js';
-import { adminClient, ADMIN, tempDir } from '../../test/helpers/server.js';
-import { waitProcessed } from '../../test/e2e/wall-helpers.js';
+import { ADMIN, tempDir } from '../../test/helpers/server.js';
+import { seed, settle } from '../screens/seed.js';
 import { readCatalogues } from './catalogues.mjs';
 
 const args = process.argv.slice(2);
@@ -34,37 +34,14 @@ async function overflow(page: Page): Promise<string[]> {
 }
 
 async function shoot(page: Page, dir: string, name: string): Promise<void> {
-  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await settle(page);
   await page.screenshot({ path: path.join(dir, `${name}.png`), fullPage: true });
   const out = await overflow(page);
   console.log(`${path.basename(dir)} ${name}: ${out.length ? 'OVERFLOW\n  ' + out.join('\n  ') : 'fits'}`);
 }
 
-/** A guest's upload with a name, as the upload page sends it; returns the photo id. */
-async function upload(base: string, file: string, name: string): Promise<string> {
-  const fd = new FormData();
-  fd.append('session_id', 'screens');
-  fd.append('uploader_name', name);
-  fd.append('file', new Blob([fs.readFileSync(file)], { type: 'image/jpeg' }), path.basename(file));
-  const body = (await (await fetch(`${base}/api/upload`, { method: 'POST', body: fd })).json()) as { photo_id: string };
-  return body.photo_id;
-}
-
-/**
- * Two approved photos from a named guest, one waiting for approval, names shown, and the second
- * schedule item timed around the photos' dates so the gallery offers its moment filter.
- */
-async function seed(base: string): Promise<void> {
-  const admin = await adminClient(base);
-  const { body } = await admin.get('/admin/api/settings');
-  const schedule = body.settings.schedule.map((item: object, i: number) => (i === 1 ? { ...item, starts_at: '2008-01-01T00:00:00+00:00', ends_at: '2008-12-31T00:00:00+00:00' } : item));
-  const put = await admin.put('/admin/api/settings', { show_uploader_names: true, schedule });
-  if (put.status !== 200) throw new Error(`settings: ${JSON.stringify(put.body)}`);
-  const ids: string[] = [];
-  for (const f of ['Canon_40D.jpg', 'Nikon_D70.jpg', 'Pentax_K10D.jpg']) ids.push(await upload(base, sample(f), 'Anna'));
-  for (const id of ids) await waitProcessed(base, id);
-  for (const id of ids.slice(0, 2)) await admin.post(`/admin/api/photos/${id}/approve`);
-}
+/** Two approved photos from a named guest and one waiting for approval. */
+const seedPhotos = (base: string) => seed(base, ['Canon_40D.jpg', 'Nikon_D70.jpg', 'Pentax_K10D.jpg'].map((file) => ({ file, by: 'Anna' })), 2);
 
 async function guestPages(browser: Browser, base: string, lang: string, dir: string): Promise<void> {
   const context = await browser.newContext({ viewport: { width, height: 844 } });
@@ -123,7 +100,7 @@ async function adminPages(browser: Browser, base: string, lang: string, dir: str
 const browser = await launchBrowser();
 const srv = await new ServerProcess().start();
 try {
-  await seed(srv.url);
+  await seedPhotos(srv.url);
   for (const lang of langs) {
     const dir = path.join(ARTIFACTS, 'screens', lang);
     fs.mkdirSync(dir, { recursive: true });

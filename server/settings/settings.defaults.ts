@@ -1,4 +1,5 @@
 import type { WeddingSettings } from '../../common/api-types.js';
+import { DEFAULT_THEME } from '../../common/themes.js';
 
 /** The wedding content the pages show: declared once, for server and client, in common/api-types.ts. */
 export type { ScheduleItem, WeddingSettings } from '../../common/api-types.js';
@@ -55,6 +56,10 @@ export function defaultSettings(): WeddingSettings {
     translations: {},
     face_search: false,
     face_search_until: null,
+    theme: DEFAULT_THEME,
+    accent_color: null,
+    cover_photo_id: null,
+    cover_image: null,
   };
 }
 

@@ -1,9 +1,14 @@
-import { Router } from 'express';
-import type { LanguageInfo, PublicSettingsResponse, WeddingSettings } from '../../common/api-types.js';
+import fs from 'node:fs';
+import path from 'node:path';
+import { Router, type Request, type RequestHandler } from 'express';
+import type { AdminSettingsResponse, LanguageInfo, PublicSettingsResponse, WeddingSettings } from '../../common/api-types.js';
+import { THEMES } from '../../common/themes.js';
 import { LANGUAGES } from '../../common/languages.js';
 import { requirePermission } from '../auth/auth.middleware.js';
 import { languageOf } from '../http/language.js';
-import { SHIPPED } from '../i18n/messages.js';
+import { SHIPPED, translate } from '../i18n/messages.js';
+import { clientDir } from '../paths.js';
+import { lookOf } from './look.js';
 import { matchTag } from '../i18n/negotiate.js';
 import type { SettingsService } from './settings.service.js';
 import { resolveSettings } from './translations.js';
@@ -11,9 +16,32 @@ import { resolveSettings } from './translations.js';
 const shipped: LanguageInfo[] = LANGUAGES.filter((l) => SHIPPED.includes(l.code)).map((l) => ({ code: l.code, name: l.name, dir: l.dir }));
 
 /** What guests read: the couple's texts in `lang` (else the default language's), without the other languages'. */
-function publicAnswer(s: WeddingSettings, lang: string): PublicSettingsResponse {
+function publicAnswer(s: WeddingSettings, lang: string, cover: string | null): PublicSettingsResponse {
   const { translations: _all, ...resolved } = resolveSettings(s, lang);
-  return { success: true, settings: resolved, language: lang, default_language: s.default_language, languages: shipped };
+  return { success: true, settings: resolved, cover_url: cover, language: lang, default_language: s.default_language, languages: shipped };
+}
+
+/** Each theme's font stylesheet as the build wrote it (dist/client/themes.json); empty before a build. */
+type ThemeFonts = Record<string, { css: string; bytes: { latin: number; all: number } }>;
+let fontsTable: ThemeFonts | undefined;
+export function themeFonts(): ThemeFonts {
+  if (fontsTable) return fontsTable;
+  const file = path.join(clientDir(), 'themes.json');
+  if (!fs.existsSync(file)) return {};
+  return (fontsTable = JSON.parse(fs.readFileSync(file, 'utf8')) as ThemeFonts);
+}
+
+async function adminAnswer(settings: SettingsService, req: Request, s?: WeddingSettings): Promise<AdminSettingsResponse> {
+  const v = s ?? (await settings.get());
+  const lang = languageOf(req);
+  const fonts = themeFonts();
+  return {
+    success: true,
+    settings: v,
+    themes: THEMES.map((t) => ({ id: t.id, name: translate(lang, t.nameKey), fonts_css: fonts[t.id]?.css ?? null })),
+    accent_color_used: lookOf(v).accent,
+    cover_url: await settings.coverUrl(v),
+  };
 }
 
 /**
@@ -24,19 +52,25 @@ export function publicSettingsRouter(settings: SettingsService): Router {
   const r = Router();
   r.get('/settings', async (req, res) => {
     const lang = matchTag(req.query.lang, SHIPPED) ?? languageOf(req);
-    res.set('Vary', 'Cookie, Accept-Language').json(publicAnswer(await settings.get(), lang));
+    const s = await settings.get();
+    res.set('Vary', 'Cookie, Accept-Language').json(publicAnswer(s, lang, await settings.coverUrl(s)));
   });
   return r;
 }
 
+/** The settings page's answer: the settings, the themes to choose from, the accent in use and the cover. */
+export const settingsAnswer =
+  (settings: SettingsService): RequestHandler =>
+  async (req, res) => {
+    res.json(await adminAnswer(settings, req));
+  };
+
 /** PUT /admin/api/settings (admin only); GET for the settings page. */
 export function adminSettingsRouter(settings: SettingsService): Router {
   const r = Router();
-  r.get('/settings', requirePermission('can_edit_settings'), async (_req, res) => {
-    res.json({ success: true, settings: await settings.get() });
-  });
+  r.get('/settings', requirePermission('can_edit_settings'), settingsAnswer(settings));
   r.put('/settings', requirePermission('can_edit_settings'), async (req, res) => {
-    res.json({ success: true, settings: await settings.update(req.body) });
+    res.json(await adminAnswer(settings, req, await settings.update(req.body)));
   });
   return r;
 }

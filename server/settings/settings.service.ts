@@ -8,6 +8,10 @@ import { SettingsRepo } from './settings.repo.js';
 import { checkWindows, CONTROL_KEYS, parseControls, parseWindow } from './controls.js';
 import { parseTranslations } from './translations.js';
 import { FACE_KEYS, parseFaceSettings, resolveFaceSettings } from './face-settings.js';
+import { coverUrl, LOOK_KEYS, parseLook } from './look.js';
+
+/** Whether a photo may be the cover (it exists, is an image and guests can see it). */
+export type CoverCheck = (photoId: string) => Promise<boolean>;
 
 /** Told of every saved change (the wall's pause reaches open walls this way). */
 export type SettingsListener = (next: WeddingSettings, previous: WeddingSettings) => void | Promise<void>;
@@ -20,7 +24,10 @@ export class SettingsService {
   private readonly repo: SettingsRepo;
   private readonly listeners = new Set<SettingsListener>();
 
-  constructor(db: Kysely<DB>) {
+  constructor(
+    db: Kysely<DB>,
+    private readonly coverShowable: CoverCheck = async () => false,
+  ) {
     this.repo = new SettingsRepo(db);
   }
 
@@ -54,14 +61,38 @@ export class SettingsService {
     return (await this.get()).show_uploader_names;
   }
 
+  /** The settings cached now (the server warms them at start), for pages served without waiting. */
+  peek(): WeddingSettings {
+    return this.cache ?? defaultSettings();
+  }
+
+  /** The cover's address as guests load it, or null (a chosen photo that was hidden or deleted shows none). */
+  async coverUrl(s?: WeddingSettings): Promise<string | null> {
+    const v = s ?? (await this.get());
+    return coverUrl(v, !!v.cover_photo_id && (await this.coverShowable(v.cover_photo_id)));
+  }
+
   /** Applies a partial update after validating every field given. */
   async update(body: unknown): Promise<WeddingSettings> {
     const previous = await this.get();
     const patch = parseSettingsPatch(body, previous.time_zone);
-    const next = { ...previous, ...patch };
     const faces = resolveFaceSettings(previous, patch);
     if ('problem' in faces) throw invalidAll([faces.problem]);
-    Object.assign(next, faces);
+    if (patch.cover_image && patch.cover_image !== previous.cover_image) throw invalid('errors.settings.cover_image');
+    if (patch.cover_photo_id && patch.cover_photo_id !== previous.cover_photo_id) {
+      if (!(await this.coverShowable(patch.cover_photo_id))) throw invalid('errors.settings.cover_not_approved');
+      patch.cover_image = null;
+    }
+    return this.save({ ...previous, ...patch, ...faces }, previous);
+  }
+
+  /** An uploaded cover image (already stored) becomes the cover. */
+  async setCoverImage(id: string | null): Promise<WeddingSettings> {
+    const previous = await this.get();
+    return this.save({ ...previous, cover_image: id, cover_photo_id: id ? null : previous.cover_photo_id }, previous);
+  }
+
+  private async save(next: WeddingSettings, previous: WeddingSettings): Promise<WeddingSettings> {
     await this.repo.write(JSON.stringify(next));
     this.cache = next;
     for (const fn of this.listeners) await fn(next, previous);
@@ -90,6 +121,8 @@ export function parseSettingsPatch(body: unknown, timeZone = 'UTC'): Partial<Wed
     'show_uploader_names',
     'default_language',
     'translations',
+    'cover_image',
+    ...LOOK_KEYS,
     ...CONTROL_KEYS,
     ...FACE_KEYS,
   ]);
@@ -162,7 +195,11 @@ export function parseSettingsPatch(body: unknown, timeZone = 'UTC'): Partial<Wed
     const t = parseTranslations(b.translations, problems);
     if (t) out.translations = t;
   }
-  Object.assign(out, parseControls(b, problems));
+  if (b.cover_image !== undefined) {
+    if (b.cover_image === null || (typeof b.cover_image === 'string' && /^[a-f0-9-]{1,64}$/.test(b.cover_image))) out.cover_image = b.cover_image;
+    else problems.push(msg('errors.settings.cover_image'));
+  }
+  Object.assign(out, parseControls(b, problems), parseLook(b, problems));
   Object.assign(out, parseFaceSettings(b, typeof out.time_zone === 'string' ? out.time_zone : timeZone, problems));
   if (problems.length > 0) throw invalidAll(problems);
   return out;

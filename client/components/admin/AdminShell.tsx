@@ -9,6 +9,15 @@ export function AdminShell({ children }: { children: ReactNode }) {
   useEffect(() => {
     void loadMe();
   }, []);
+  useEffect(() => {
+    // The panel keeps its own look: a guest page's theme (reached by a link, not a reload) steps aside.
+    const vars = document.getElementById('theme-vars') as HTMLStyleElement | null;
+    if (!vars) return;
+    vars.media = 'not all';
+    return () => {
+      vars.media = 'all';
+    };
+  }, []);
   return (
     <div className="page admin-page">
       <AdminHeader />

@@ -5,6 +5,7 @@ import type { MeResponse, PublicSettingsResponse, PublicUrlResponse } from '../.
 import { isUnauthorized } from '../../api/admin';
 import { getJson } from '../../api/http';
 import { directionOf, language, LANGUAGES, loadLanguage } from '../../i18n';
+import { themedStyle } from '../../components/admin/themed';
 import { t, tIn } from '../../components/admin/t';
 import { WallPauseButton } from '../../components/admin/WallPauseButton';
 
@@ -23,6 +24,7 @@ export function QrPage() {
   const [ready, setReady] = useState('');
   const [liveUrl, setLiveUrl] = useState(`${window.location.origin}/live`);
   const [names, setNames] = useState<[string, string] | null>(null);
+  const [look, setLook] = useState<{ theme: string; accent: string | null } | null>(null);
   // The sign's own language; "" (every guest's own) writes it in the panel's language.
   const lang = signLang || language.value;
   const query = signLang ? `?lang=${signLang}` : '';
@@ -52,7 +54,11 @@ export function QrPage() {
       .catch(() => undefined);
     // The couple's names as they wrote them for this language.
     getJson<PublicSettingsResponse>(`/api/settings?lang=${lang}`)
-      .then((r) => live && setNames(r.settings.couple_names))
+      .then((r) => {
+        if (!live) return;
+        setNames(r.settings.couple_names);
+        setLook({ theme: r.settings.theme, accent: r.settings.accent_color });
+      })
       .catch(() => undefined);
     void loadLanguage(lang).then(
       () => live && setReady(lang),
@@ -84,7 +90,7 @@ export function QrPage() {
           ))}
         </select>
       </div>
-      <section className="qr-sign card" lang={lang} dir={directionOf(lang)} data-testid="qr-sign">
+      <section className="qr-sign card" lang={lang} dir={directionOf(lang)} data-testid="qr-sign" data-theme={look?.theme} style={look ? themedStyle(look.theme, look.accent) : undefined}>
         {names && <h1 className="qr-sign-names">{s('app.couple_names', { first: names[0], second: names[1] })}</h1>}
         <p className="qr-sign-lead">{s('admin.qr.lead')}</p>
         <img className="qr-sign-code" src={`/api/qr.svg${query}`} alt={s('admin.qr.alt', { url: liveUrl })} />

@@ -1,13 +1,14 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
-import type { ScheduleItem, WeddingSettings } from '../../../common/api-types';
+import type { AdminSettingsResponse, ScheduleItem, ThemeInfo, WeddingSettings } from '../../../common/api-types';
 import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { settingsSaved } from '../../state/settings';
 import { toast } from '../../components/ui/toast';
 import { ErrorCard } from '../../components/admin/AdminShell';
 import { DayControls } from '../../components/admin/DayControls';
+import { LookSettings } from '../../components/admin/LookSettings';
 import { MomentTimes } from '../../components/admin/MomentTimes';
 import { TranslationsEditor } from '../../components/admin/TranslationsEditor';
 import { SCHEDULE_FIELDS } from '../../components/admin/schedule-fields';
@@ -22,16 +23,24 @@ export function SettingsPage() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
+  const [themes, setThemes] = useState<ThemeInfo[]>([]);
+  const [cover, setCover] = useState<string | null>(null);
+  /** What the server answered (a load, a save, a cover upload): the form, the themes and the cover follow it. */
+  const took = useCallback((r: AdminSettingsResponse) => {
+    setForm(r.settings);
+    setThemes(r.themes);
+    setCover(r.cover_url);
+  }, []);
 
   const load = useCallback(async () => {
     try {
-      setForm((await adminApi.settings()).settings);
+      took(await adminApi.settings());
       setLoadError(null);
     } catch (err) {
       if (handleUnauthorized(err)) return;
       setLoadError(isForbidden(err) ? 'forbidden' : 'failed');
     }
-  }, []);
+  }, [took]);
   useEffect(() => {
     void load();
   }, [load]);
@@ -58,8 +67,8 @@ export function SettingsPage() {
     setSaveError(null);
     try {
       const r = await adminApi.saveSettings(form);
-      setForm(r.settings);
-      settingsSaved(r.settings); // the guest pages read this signal
+      took(r);
+      settingsSaved(r.settings, r.cover_url); // the guest pages read this signal
       toast({ title: t('admin.settings.saved'), variant: 'success' });
     } catch (err) {
       if (!handleUnauthorized(err)) setSaveError(errorText(err, t('admin.settings.save_failed')));
@@ -112,6 +121,18 @@ export function SettingsPage() {
           {t('admin.settings.show_names_hint')}
         </p>
       </section>
+
+      <LookSettings
+        value={form}
+        themes={themes}
+        coverUrl={cover}
+        onChange={(patch) => setForm({ ...form, ...patch })}
+        onSaved={(r) => {
+          // Only the cover changed on the server: the rest of the form keeps what is being edited.
+          setForm({ ...form, cover_image: r.settings.cover_image, cover_photo_id: r.settings.cover_photo_id });
+          setCover(r.cover_url);
+        }}
+      />
 
       <DayControls value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
 
