@@ -5,6 +5,7 @@
  */
 
 import type { ActivityType, PhotoStatus, Role, ToolName } from './api-types.js';
+import type { ChannelState } from './security-types.js';
 
 // ---- Signing in (SPEC §5, §6) ----
 
@@ -208,6 +209,8 @@ export interface MissingTool {
   tool: ToolName;
   needed_for: 'videos' | 'heic';
   waiting_files: number;
+  /** Notification channels that failed their last try (admins only; empty when all work). */
+  notify_failures?: ChannelState[];
 }
 
 export type DashboardResponse = Dashboard & { success: true };

@@ -3,7 +3,7 @@ import { openDatabase, type Sqlite } from '../db/open.js';
 // All of the backup's SQL. Each step opens its own connection to a database file (the live
 // one only to copy it), so the running server's connection and writers are never involved.
 
-const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads'] as const;
+const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads', 'audit_log', 'passkeys'] as const;
 
 /**
  * Copies the live database to `dest` with SQLite's online backup API: safe while the site

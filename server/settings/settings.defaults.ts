@@ -1,10 +1,18 @@
 import type { WeddingSettings } from '../../common/api-types.js';
+import type { AccountSettings } from '../../common/security-types.js';
+import { emptyNotify } from '../notifications/notify-settings.js';
 
 /** The wedding content the pages show: declared once, for server and client, in common/api-types.ts. */
 export type { ScheduleItem, WeddingSettings } from '../../common/api-types.js';
 
+/** Everything the settings record holds: the wedding content and the admin-only settings. */
+export type SiteSettings = WeddingSettings & AccountSettings;
+
+/** The keys only admins see (GET /admin/api/settings, masked where secret); the public answer leaves them out. */
+export const ADMIN_ONLY_KEYS = ['require_two_step', 'notify'] as const satisfies readonly (keyof AccountSettings)[];
+
 /** SPEC §2's schedule, the content a fresh install starts with. */
-export function defaultSettings(): WeddingSettings {
+export function defaultSettings(): SiteSettings {
   return {
     couple_names: ['Emma', 'James'],
     welcome_message:
@@ -53,6 +61,8 @@ export function defaultSettings(): WeddingSettings {
     show_uploader_names: true,
     default_language: 'en',
     translations: {},
+    require_two_step: false,
+    notify: emptyNotify(),
   };
 }
 

@@ -5,8 +5,12 @@ import { requirePermission } from '../auth/auth.middleware.js';
 import { languageOf } from '../http/language.js';
 import { SHIPPED } from '../i18n/messages.js';
 import { matchTag } from '../i18n/negotiate.js';
-import type { SettingsService } from './settings.service.js';
+import type { AuthUser } from '../auth/permissions.js';
+import { adminSettings, publicSettings, type SettingsService } from './settings.service.js';
 import { resolveSettings } from './translations.js';
+
+/** Checks a change before it is saved (two-step may be required only by an admin who has it). */
+export type SettingsGuard = (body: Record<string, unknown>, user: AuthUser) => Promise<void>;
 
 const shipped: LanguageInfo[] = LANGUAGES.filter((l) => SHIPPED.includes(l.code)).map((l) => ({ code: l.code, name: l.name, dir: l.dir }));
 
@@ -24,19 +28,25 @@ export function publicSettingsRouter(settings: SettingsService): Router {
   const r = Router();
   r.get('/settings', async (req, res) => {
     const lang = matchTag(req.query.lang, SHIPPED) ?? languageOf(req);
-    res.set('Vary', 'Cookie, Accept-Language').json(publicAnswer(await settings.get(), lang));
+    res.set('Vary', 'Cookie, Accept-Language').json(publicAnswer(publicSettings(await settings.get()), lang));
   });
   return r;
 }
 
 /** PUT /admin/api/settings (admin only); GET for the settings page. */
-export function adminSettingsRouter(settings: SettingsService): Router {
+export function adminSettingsRouter(settings: SettingsService, guard?: SettingsGuard): Router {
   const r = Router();
   r.get('/settings', requirePermission('can_edit_settings'), async (_req, res) => {
-    res.json({ success: true, settings: await settings.get() });
+    res.set('Cache-Control', 'no-store');
+    res.json({ success: true, settings: adminSettings(await settings.get()) });
   });
   r.put('/settings', requirePermission('can_edit_settings'), async (req, res) => {
-    res.json({ success: true, settings: await settings.update(req.body) });
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (guard && typeof body === 'object' && !Array.isArray(body)) await guard(body, req.user!);
+    const saved = await settings.update(body);
+    // Which settings were sent, never their values (the notification addresses hold secrets).
+    req.audit('settings.update', { detail: { keys: Object.keys(body).slice(0, 50) } });
+    res.json({ success: true, settings: adminSettings(saved) });
   });
   return r;
 }

@@ -1,0 +1,152 @@
+import crypto from 'node:crypto';
+import {
+  generateAuthenticationOptions,
+  generateRegistrationOptions,
+  verifyAuthenticationResponse,
+  verifyRegistrationResponse,
+  type AuthenticationResponseJSON,
+  type PublicKeyCredentialCreationOptionsJSON,
+  type PublicKeyCredentialRequestOptionsJSON,
+  type RegistrationResponseJSON,
+} from '@simplewebauthn/server';
+import { AppError, invalid } from '../errors.js';
+import type { RelyingParty } from './relying-party.js';
+import type { SecurityRepo } from './security.repo.js';
+
+/** A ceremony's challenge, kept in the session between its two requests. */
+export interface Ceremony {
+  challenge: string;
+  rpID: string;
+  origin: string;
+  /** ms since the epoch; a ceremony is good for CEREMONY_MS. */
+  at: number;
+}
+
+export const CEREMONY_MS = 5 * 60_000;
+
+const FAILED = 'The passkey could not be checked. Please try again.';
+const failed = () => new AppError('not_signed_in', FAILED);
+
+/** Sign-in challenges handed out and not yet answered: at most this many (the oldest go first). */
+const MAX_OPEN_LOGINS = 10_000;
+
+/** WebAuthn through @simplewebauthn/server: discoverable credentials, user verification preferred. */
+export class Passkeys {
+  /**
+   * Sign-in challenges, kept in memory rather than in a session: whoever opens the sign-in page
+   * may ask for one, and that must not write a session row each time. Each is answered once.
+   */
+  private readonly openLogins = new Map<string, Ceremony>();
+
+  constructor(
+    private readonly repo: SecurityRepo,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  private ceremony(rp: RelyingParty, challenge: string): Ceremony {
+    return { challenge, rpID: rp.rpID, origin: rp.origin, at: this.now() };
+  }
+
+  private live(c: Ceremony | undefined, rp: RelyingParty): Ceremony {
+    if (!c || this.now() - c.at > CEREMONY_MS || c.rpID !== rp.rpID || c.origin !== rp.origin) {
+      throw new AppError('invalid_input', 'This passkey request has expired. Please try again.');
+    }
+    return c;
+  }
+
+  async registrationOptions(
+    rp: RelyingParty,
+    rpName: string,
+    user: { id: number; username: string; full_name: string },
+  ): Promise<{ options: PublicKeyCredentialCreationOptionsJSON; ceremony: Ceremony }> {
+    const handle = (await this.repo.handleOf(user.id)) ?? (await this.repo.setHandle(user.id, crypto.randomBytes(32).toString('base64url')));
+    const existing = await this.repo.passkeys(user.id);
+    const options = await generateRegistrationOptions({
+      rpName,
+      rpID: rp.rpID,
+      userName: user.username,
+      userDisplayName: user.full_name || user.username,
+      userID: new Uint8Array(Buffer.from(handle, 'base64url')),
+      attestationType: 'none',
+      excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports ? (JSON.parse(p.transports) as string[]) : undefined })),
+      authenticatorSelection: { residentKey: 'required', requireResidentKey: true, userVerification: 'preferred' },
+    });
+    return { options, ceremony: this.ceremony(rp, options.challenge) };
+  }
+
+  /** Checks the browser's answer and stores the new passkey under `name`. */
+  async register(rp: RelyingParty, c: Ceremony | undefined, userId: number, response: unknown, name: string): Promise<string> {
+    const ceremony = this.live(c, rp);
+    if (typeof response !== 'object' || response === null) throw invalid('Send the passkey as "response".');
+    let result;
+    try {
+      result = await verifyRegistrationResponse({
+        response: response as RegistrationResponseJSON,
+        expectedChallenge: ceremony.challenge,
+        expectedOrigin: ceremony.origin,
+        expectedRPID: ceremony.rpID,
+        requireUserVerification: false,
+      });
+    } catch (e) {
+      throw invalid(`The passkey could not be added: ${(e as Error).message}`);
+    }
+    if (!result.verified) throw invalid('The passkey could not be added.');
+    const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
+    if (await this.repo.passkey(credential.id)) throw new AppError('conflict', 'This passkey is already added.');
+    await this.repo.addPasskey({
+      id: credential.id,
+      userId,
+      publicKey: credential.publicKey,
+      counter: credential.counter,
+      transports: credential.transports,
+      deviceType: credentialDeviceType,
+      backedUp: credentialBackedUp,
+      name,
+    });
+    return credential.id;
+  }
+
+  /** Options for signing in without a username: any passkey of this site may answer. */
+  async authenticationOptions(rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'preferred', allowCredentials: [] });
+    this.openLogins.set(options.challenge, this.ceremony(rp, options.challenge));
+    if (this.openLogins.size > MAX_OPEN_LOGINS) this.openLogins.delete(this.openLogins.keys().next().value!);
+    return options;
+  }
+
+  /** Takes a sign-in challenge out of the open ones: true when it was handed out here, for this site, recently. */
+  private takeLogin(rp: RelyingParty, challenge: string): boolean {
+    const c = this.openLogins.get(challenge);
+    this.openLogins.delete(challenge);
+    return c !== undefined && this.now() - c.at <= CEREMONY_MS && c.rpID === rp.rpID && c.origin === rp.origin;
+  }
+
+  /** The account whose passkey answered, and which passkey; not_signed_in when it does not check out. */
+  async authenticate(rp: RelyingParty, response: unknown): Promise<{ userId: number; passkeyId: string; name: string }> {
+    const id = (response as { id?: unknown } | null)?.id;
+    if (typeof id !== 'string' || id.length > 1024) throw invalid('Send the passkey as "response".');
+    const stored = await this.repo.passkey(id);
+    if (!stored) throw failed();
+    let result;
+    try {
+      result = await verifyAuthenticationResponse({
+        response: response as AuthenticationResponseJSON,
+        expectedChallenge: (challenge) => this.takeLogin(rp, challenge),
+        expectedOrigin: rp.origin,
+        expectedRPID: rp.rpID,
+        credential: {
+          id: stored.id,
+          publicKey: new Uint8Array(stored.public_key),
+          counter: stored.counter,
+          transports: stored.transports ? (JSON.parse(stored.transports) as string[]) : undefined,
+        },
+        requireUserVerification: false,
+      });
+    } catch {
+      throw failed();
+    }
+    if (!result.verified) throw failed();
+    await this.repo.passkeyUsed(stored.id, result.authenticationInfo.newCounter, result.authenticationInfo.credentialBackedUp);
+    return { userId: stored.user_id, passkeyId: stored.id, name: stored.name };
+  }
+}
