@@ -94,21 +94,25 @@ export class Outbox {
     l.state = { ...l.state, ok: false, last_error: error, last_error_at: new Date(this.clock.now()).toISOString() };
   }
 
-  /** Sends what is due on `channel`, one message at a time; sleeps until the next retry is due. */
+  /**
+   * Sends what is due on `channel`, one message at a time, oldest first; then sleeps until the next
+   * retry is due. A message waiting for its retry never holds back a newer one.
+   */
   private pump(channel: NotifyChannel): void {
     const l = this.lane(channel);
     if (l.busy || this.stopped) return;
     l.cancelWake?.();
     l.cancelWake = undefined;
-    const next = l.queue[0];
-    if (!next) return;
-    const wait = next.at - this.clock.now();
-    if (wait > 0) {
-      l.cancelWake = this.clock.after(wait, () => this.pump(channel));
+    if (!l.queue.length) return;
+    const now = this.clock.now();
+    const due = l.queue.find((q) => q.at <= now);
+    if (!due) {
+      const next = Math.min(...l.queue.map((q) => q.at));
+      l.cancelWake = this.clock.after(next - now, () => this.pump(channel));
       return;
     }
     l.busy = true;
-    void this.deliver(channel, l, next).finally(() => {
+    void this.deliver(channel, l, due).finally(() => {
       l.busy = false;
       this.pump(channel);
     });

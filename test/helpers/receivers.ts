@@ -40,15 +40,20 @@ export async function httpReceiver(status = 200): Promise<{ url: string; got: Re
 }
 
 /** A server that takes connections and requests and never answers them. */
-export async function silentReceiver(): Promise<{ url: string; requests: () => number; close(): Promise<void> }> {
+export async function silentReceiver(): Promise<{ url: string; requests: () => number; open: () => number; close(): Promise<void> }> {
   let n = 0;
-  const server = http.createServer(() => {
+  let open = 0;
+  const server = http.createServer((req) => {
     n++; // never answered
+    open++;
+    req.socket.once('close', () => open--);
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests: () => n,
+    /** Requests still held open by their sender. */
+    open: () => open,
     close: () => {
       server.closeAllConnections();
       return new Promise((r) => server.close(() => r()));
