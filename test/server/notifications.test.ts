@@ -4,7 +4,8 @@ import { NOTIFY_EVERY_MS } from '../../server/notifications/notifier.js';
 import { ManualClock } from '../helpers/manual-clock.js';
 import { httpReceiver, smtpReceiver } from '../helpers/receivers.js';
 import { startTestServer, TestClient, userClient, type TestServer } from '../helpers/server.js';
-import { tinyImage, uploadFile, waitForStatus } from '../helpers/uploads.js';
+import { sample } from '../helpers/samples.js';
+import { makeVideo, tinyImage, uploadFile, waitForStatus } from '../helpers/uploads.js';
 
 let s: TestServer;
 let admin: TestClient;
@@ -180,6 +181,37 @@ test('with automatic approval nothing waits, so nothing is sent', async () => {
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(hook.got.length, 0);
   assert.equal((await admin.put('/admin/api/settings', { moderation: 'manual' })).status, 200);
+});
+
+test('a file that could not be processed is told with its name', async () => {
+  const got = within(hook.next());
+  const r = await uploadFile(s.url, sample('corrupted.jpg'), 'corrupted.jpg');
+  assert.equal(r.status, 201);
+  assert.equal(await waitForStatus(s.url, r.body.photo_id), 'error');
+  const body = JSON.parse((await got).body);
+  assert.equal(body.event, 'processing_failed');
+  assert.equal(body.count, 1);
+  assert.equal(body.text, '"corrupted.jpg" could not be processed. It is kept; the photos page says why.');
+});
+
+test('a missing tool is told, once', async () => {
+  const receiver = await httpReceiver();
+  const missing = await startTestServer({ FFPROBE_PATH: '/nonexistent/ffprobe', FFMPEG_PATH: '/nonexistent/ffmpeg' });
+  try {
+    const a = new TestClient(missing.url);
+    await a.login();
+    assert.equal((await a.put('/admin/api/settings', { notify: { webhook_url: `${receiver.url}/hook` } })).status, 200);
+    const got = within(receiver.next(), 30_000);
+    for (const kind of ['mp4', 'mov'] as const) assert.equal((await uploadFile(missing.url, makeVideo(kind), `clip.${kind}`)).status, 201);
+    const body = JSON.parse((await got).body);
+    assert.equal(body.event, 'tool_missing');
+    assert.match(body.text, /^ffprobe is not installed/);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(receiver.got.filter((g) => g.body.includes('tool_missing')).length, 1);
+  } finally {
+    await missing.close();
+    await receiver.close();
+  }
 });
 
 test('an upload refused for lack of space is told', async () => {
