@@ -3,10 +3,11 @@ import { requirePermission } from '../auth/auth.middleware.js';
 import { invalid } from '../errors.js';
 import { intParam } from '../photos/photos.params.js';
 import type { AuditLog } from './audit-log.js';
+import { msg } from '../security/messages.js';
 
 const text = (v: unknown, name: string): string | undefined => {
   if (v === undefined || v === '') return undefined;
-  if (typeof v !== 'string' || v.length > 200) throw invalid(`${name} must be one value of at most 200 characters.`);
+  if (typeof v !== 'string' || v.length > 200) throw invalid(msg('audit.param_invalid', { name }));
   return v;
 };
 

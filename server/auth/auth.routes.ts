@@ -7,6 +7,7 @@ import { requireAccount } from './auth.middleware.js';
 import type { AuthService } from './auth.service.js';
 import type { AuthUser } from './permissions.js';
 import { startPending, startSession } from './sign-in-state.js';
+import { msg } from '../security/messages.js';
 
 const who = (user: AuthUser) => {
   const { permissions, ...shown } = user;
@@ -58,7 +59,7 @@ export function authRouter(auth: AuthService, passkeys: Passkeys, config: Config
   r.post('/login/code', async (req, res) => {
     const pending = req.session?.pending;
     if (!pending || pending.until < Date.now()) {
-      throw new AppError('not_signed_in', 'Your sign-in has timed out. Please enter your password again.', { expired: true });
+      throw new AppError('not_signed_in', msg('signin.code_timed_out'), { expired: true });
     }
     let result;
     try {
@@ -81,7 +82,7 @@ export function authRouter(auth: AuthService, passkeys: Passkeys, config: Config
 
   r.post('/login/passkey', async (req, res) => {
     const { rp } = rpOf(req);
-    if (!rp) throw new AppError('invalid_input', 'Passkeys cannot be used at this address.');
+    if (!rp) throw new AppError('invalid_input', msg('passkey.unavailable_here'));
     let result;
     try {
       result = await auth.passkeyUser(() => passkeys.authenticate(rp, (req.body as Record<string, unknown> | undefined)?.response), req.ip);

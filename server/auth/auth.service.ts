@@ -4,6 +4,7 @@ import type { CodeCheck, SecurityService } from '../security/security.service.js
 import type { UsersService } from '../users/users.service.js';
 import type { AuthUser } from './permissions.js';
 import { FailureLimiter } from './rate-limit.js';
+import { msg } from '../security/messages.js';
 
 const INVALID = 'errors.auth.invalid_credentials';
 
@@ -56,13 +57,13 @@ export class AuthService {
    * A wrong code counts toward the same limit as a wrong password.
    */
   async checkCode(pending: { userId: number; username: string }, code: unknown, clientAddress: string | undefined): Promise<{ user: AuthUser; check: CodeCheck & { ok: true } }> {
-    if (typeof code !== 'string' || !code.trim()) throw invalid('Type the code from your authenticator app, or a recovery code.');
+    if (typeof code !== 'string' || !code.trim()) throw invalid(msg('signin.code_missing'));
     const keys = limitKeys(pending.username, clientAddress);
     this.attempt(keys);
     const user = await this.users.sessionUser(pending.userId);
     if (!user) throw new AppError('not_signed_in', INVALID, { expired: true });
     const check = await this.security.checkCode(user.id, code);
-    if (!check.ok) throw new AppError('not_signed_in', 'That code is not right. Please try again.');
+    if (!check.ok) throw new AppError('not_signed_in', msg('signin.code_wrong'));
     this.limiter.forgive(keys);
     return { user, check };
   }
@@ -73,7 +74,7 @@ export class AuthService {
     this.attempt(keys);
     const { userId, name } = await verify();
     const user = await this.users.sessionUser(userId);
-    if (!user) throw new AppError('not_signed_in', 'This account cannot sign in.');
+    if (!user) throw new AppError('not_signed_in', msg('signin.cannot'));
     this.limiter.forgive(keys);
     return { user, passkey: name };
   }

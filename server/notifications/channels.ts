@@ -1,6 +1,6 @@
 import nodemailer from 'nodemailer';
 import type { NotifyChannel, NotifyEvent, NotifySettings, WebhookBody } from '../../common/security-types.js';
-import { OPEN_LINK } from './notify-texts.js';
+import { msg } from '../security/messages.js';
 
 /** One message, as every channel carries it. */
 export interface Message {
@@ -30,7 +30,7 @@ function withoutCredentials(raw: string): { url: string; headers: Record<string,
 /** Where a request failed, without the address (its path and query may hold a token). */
 function why(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; cause?: { code?: string; message?: string }; message?: string };
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return `no answer within ${Math.round(timeoutMs / 1000)} s`;
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return msg('notify.error.timeout', { seconds: Math.round(timeoutMs / 1000) });
   return err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(e);
 }
 
@@ -43,7 +43,7 @@ async function post(raw: string, body: string, headers: Record<string, string>, 
     throw new Error(why(e, timeoutMs));
   }
   await res.arrayBuffer().catch(() => undefined);
-  if (!res.ok) throw new Error(`answered ${res.status} ${res.statusText}`.trim());
+  if (!res.ok) throw new Error(msg('notify.error.status', { status: res.status, text: res.statusText }).trim());
 }
 
 /**
@@ -85,12 +85,12 @@ export const emailSender =
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
     });
-    const text = m.url ? `${m.text}\n\n${OPEN_LINK.replace('{url}', m.url)}\n` : `${m.text}\n`;
+    const text = m.url ? `${m.text}\n\n${msg('notify.open_link', { url: m.url })}\n` : `${m.text}\n`;
     try {
       await transport.sendMail({ from, to, subject: m.title, text });
     } catch (e) {
       const err = e as { code?: string; responseCode?: number; message?: string };
-      throw new Error(err.responseCode ? `the mail server answered ${err.responseCode}` : err.code ?? err.message ?? String(e));
+      throw new Error(err.responseCode ? msg('notify.error.smtp_status', { status: err.responseCode }) : err.code ?? err.message ?? String(e));
     } finally {
       transport.close();
     }

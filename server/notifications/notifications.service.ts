@@ -11,6 +11,7 @@ import { Notifier } from './notifier.js';
 import { parseNotify } from './notify-settings.js';
 import { notifyText } from './notify-texts.js';
 import { Outbox } from './outbox.js';
+import { msg } from '../security/messages.js';
 
 export interface NotificationsDeps {
   db: Kysely<DB>;
@@ -80,7 +81,7 @@ export class NotificationsService {
       if (problems.length) throw invalid(problems.join('. ') + '.', { problems });
     }
     const senders = configuredSenders(notify);
-    if (senders.size === 0) throw invalid('Turn on at least one way to be notified first: ntfy, a webhook or e-mail.');
+    if (senders.size === 0) throw invalid(msg('notify.none_configured'));
     const couple = (await this.d.settings.get()).couple_names.join(' & ');
     const { title, text } = notifyText('test', { couple });
     const base = this.d.publicUrl ?? this.seenUrl;

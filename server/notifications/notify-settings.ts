@@ -1,4 +1,5 @@
 import type { NotifySettings } from '../../common/security-types.js';
+import { msg } from '../security/messages.js';
 
 /** Where secrets were: shown instead of them in every GET. */
 export const MASK = '••••';
@@ -36,27 +37,27 @@ const addresses = (v: string) => v.split(',').map((a) => a.trim()).filter(Boolea
  */
 export function parseNotify(raw: unknown, stored: NotifySettings, problems: string[]): NotifySettings | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    problems.push('notify must be an object with ntfy_url, webhook_url, smtp_url, from and to');
+    problems.push(msg('notify.settings_not_object'));
     return undefined;
   }
   const b = raw as Record<string, unknown>;
   const out = { ...stored };
   const known = new Set(Object.keys(emptyNotify()));
-  for (const k of Object.keys(b)) if (!known.has(k)) problems.push(`Unknown notify setting "${k}"`);
+  for (const k of Object.keys(b)) if (!known.has(k)) problems.push(msg('notify.settings_unknown', { key: k }));
   const masked = maskNotify(stored);
 
   const url = (key: 'ntfy_url' | 'webhook_url' | 'smtp_url', schemes: string[], example: string) => {
     const v = b[key];
     if (v === undefined) return;
     if (v === null || v === '') return void (out[key] = null);
-    if (typeof v !== 'string' || v.length > 2000) return void problems.push(`${key} must be an address such as ${example}`);
+    if (typeof v !== 'string' || v.length > 2000) return void problems.push(msg('notify.settings_bad_url', { key, example }));
     if (v === masked[key]) return; // sent back as shown: the stored secret stays
     try {
       const u = new URL(v.trim());
       if (!schemes.includes(u.protocol) || !u.hostname) throw new Error('scheme');
       out[key] = u.toString();
     } catch {
-      problems.push(`${key} must be an address such as ${example}`);
+      problems.push(msg('notify.settings_bad_url', { key, example }));
     }
   };
   url('ntfy_url', ['https:', 'http:'], 'https://ntfy.sh/your-topic');
@@ -67,14 +68,14 @@ export function parseNotify(raw: unknown, stored: NotifySettings, problems: stri
     const v = b[key];
     if (v === undefined) continue;
     if (v === null || v === '') out[key] = null;
-    else if (typeof v !== 'string' || v.length > 1000) problems.push(`${key} must be an e-mail address`);
+    else if (typeof v !== 'string' || v.length > 1000) problems.push(msg(key === 'from' ? 'notify.settings_bad_from' : 'notify.settings_bad_to'));
     else {
       const list = addresses(v);
       const bad = list.find((a) => !EMAIL.test(a.replace(/^.*<([^>]*)>\s*$/, '$1')));
-      if (!list.length || bad !== undefined || (key === 'from' && list.length > 1)) problems.push(key === 'from' ? 'from must be one e-mail address' : 'to must be e-mail addresses separated by commas');
+      if (!list.length || bad !== undefined || (key === 'from' && list.length > 1)) problems.push(msg(key === 'from' ? 'notify.settings_bad_from' : 'notify.settings_bad_to'));
       else out[key] = list.join(', ');
     }
   }
-  if (out.smtp_url && (!out.from || !out.to)) problems.push('E-mail needs from and to as well as smtp_url');
+  if (out.smtp_url && (!out.from || !out.to)) problems.push(msg('notify.settings_email_incomplete'));
   return out;
 }

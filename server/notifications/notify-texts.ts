@@ -1,11 +1,7 @@
 import type { NotifyEvent } from '../../common/security-types.js';
+import { msg, plural } from '../security/messages.js';
 
-/**
- * Every text a notification carries (ntfy, webhook, e-mail), in one place so that the message
- * layer can take them over as they are: one key per text, ICU-style placeholders, plural forms
- * chosen by `count`. Written in English until the catalogues exist; sent in the wedding's
- * default language then.
- */
+/** What a notification says: its texts come from the feature's message list (security/messages.ts). */
 export interface NotifyParams {
   count?: number;
   percent?: number;
@@ -16,51 +12,21 @@ export interface NotifyParams {
   couple?: string;
 }
 
-const plural = (n: number | undefined, one: string, other: string) => (n === 1 ? one : other).replace('{count}', String(n ?? 0));
-
 const TEXTS: Record<NotifyEvent, (p: NotifyParams) => { title: string; text: string }> = {
-  photos_waiting: (p) => ({
-    title: 'Photos waiting for approval',
-    text: plural(p.count, '1 photo is waiting for your approval.', '{count} photos are waiting for your approval.'),
-  }),
-  messages_waiting: (p) => ({
-    title: 'Guestbook messages waiting',
-    text: plural(p.count, '1 guestbook message is waiting for your approval.', '{count} guestbook messages are waiting for your approval.'),
-  }),
-  storage_80: (p) => ({
-    title: 'Storage is filling up',
-    text: `Photos and videos now take ${p.percent}% of the space set aside for them (${p.used} of ${p.limit}).`,
-  }),
-  storage_95: (p) => ({
-    title: 'Storage is almost full',
-    text: `Photos and videos now take ${p.percent}% of the space set aside for them (${p.used} of ${p.limit}). Guests cannot upload once it is full: free some space or raise the limit.`,
-  }),
-  storage_full: (p) => ({
-    title: 'Uploads refused: no room left',
-    text: plural(
-      p.count,
-      'An upload was refused because there is no room left. Free some space or raise the storage limit.',
-      '{count} uploads were refused because there is no room left. Free some space or raise the storage limit.',
-    ),
-  }),
+  photos_waiting: (p) => ({ title: msg('notify.photos_waiting.title'), text: plural('notify.photos_waiting', p.count ?? 0) }),
+  messages_waiting: (p) => ({ title: msg('notify.messages_waiting.title'), text: plural('notify.messages_waiting', p.count ?? 0) }),
+  storage_80: (p) => ({ title: msg('notify.storage_80.title'), text: msg('notify.storage_80.text', { percent: p.percent ?? 0, used: p.used ?? '', limit: p.limit ?? '' }) }),
+  storage_95: (p) => ({ title: msg('notify.storage_95.title'), text: msg('notify.storage_95.text', { percent: p.percent ?? 0, used: p.used ?? '', limit: p.limit ?? '' }) }),
+  storage_full: (p) => ({ title: msg('notify.storage_full.title'), text: plural('notify.storage_full', p.count ?? 0) }),
   processing_failed: (p) => ({
-    title: p.count === 1 ? 'A file could not be processed' : 'Files could not be processed',
-    text: p.count === 1 && p.filename ? `"${p.filename}" could not be processed. It is kept; the photos page says why.` : plural(p.count, '1 file could not be processed.', '{count} files could not be processed. They are kept; the photos page says why.'),
+    title: plural('notify.processing_failed.title', p.count ?? 0),
+    text: p.count === 1 && p.filename ? msg('notify.processing_failed.named', { filename: p.filename }) : plural('notify.processing_failed', p.count ?? 0),
   }),
-  tool_missing: (p) => ({
-    title: 'A tool is missing',
-    text: `${p.tool} is not installed, so some files cannot be prepared. They wait until it is installed and the site restarted.`,
-  }),
-  test: () => ({
-    title: 'Test message',
-    text: 'This is a test from your wedding website: notifications reach you here.',
-  }),
+  tool_missing: (p) => ({ title: msg('notify.tool_missing.title'), text: msg('notify.tool_missing.text', { tool: p.tool ?? '' }) }),
+  test: () => ({ title: msg('notify.test.title'), text: msg('notify.test.text') }),
 };
 
 export function notifyText(event: NotifyEvent, p: NotifyParams): { title: string; text: string } {
   const t = TEXTS[event](p);
-  return { title: p.couple ? `${p.couple}: ${t.title}` : t.title, text: t.text };
+  return { title: p.couple ? msg('notify.title_with_couple', { couple: p.couple, title: t.title }) : t.title, text: t.text };
 }
-
-/** "Open the approval queue" and the like, under the text of an e-mail. */
-export const OPEN_LINK = 'Open: {url}';

@@ -12,6 +12,8 @@ import {
 import { AppError, invalid } from '../errors.js';
 import type { RelyingParty } from './relying-party.js';
 import type { SecurityRepo } from './security.repo.js';
+import { msg } from './messages.js';
+import { log } from '../log.js';
 
 /** A ceremony's challenge, kept in the session between its two requests. */
 export interface Ceremony {
@@ -24,8 +26,7 @@ export interface Ceremony {
 
 export const CEREMONY_MS = 5 * 60_000;
 
-const FAILED = 'The passkey could not be checked. Please try again.';
-const failed = () => new AppError('not_signed_in', FAILED);
+const failed = () => new AppError('not_signed_in', msg('passkey.check_failed'));
 
 /** Sign-in challenges handed out and not yet answered: at most this many (the oldest go first). */
 const MAX_OPEN_LOGINS = 10_000;
@@ -49,7 +50,7 @@ export class Passkeys {
 
   private live(c: Ceremony | undefined, rp: RelyingParty): Ceremony {
     if (!c || this.now() - c.at > CEREMONY_MS || c.rpID !== rp.rpID || c.origin !== rp.origin) {
-      throw new AppError('invalid_input', 'This passkey request has expired. Please try again.');
+      throw new AppError('invalid_input', msg('passkey.expired'));
     }
     return c;
   }
@@ -77,7 +78,7 @@ export class Passkeys {
   /** Checks the browser's answer and stores the new passkey under `name`. */
   async register(rp: RelyingParty, c: Ceremony | undefined, userId: number, response: unknown, name: string): Promise<string> {
     const ceremony = this.live(c, rp);
-    if (typeof response !== 'object' || response === null) throw invalid('Send the passkey as "response".');
+    if (typeof response !== 'object' || response === null) throw invalid(msg('passkey.response_missing'));
     let result;
     try {
       result = await verifyRegistrationResponse({
@@ -88,11 +89,12 @@ export class Passkeys {
         requireUserVerification: false,
       });
     } catch (e) {
-      throw invalid(`The passkey could not be added: ${(e as Error).message}`);
+      log.warn(`A passkey could not be added: ${(e as Error).message}`);
+      throw invalid(msg('passkey.add_failed'));
     }
-    if (!result.verified) throw invalid('The passkey could not be added.');
+    if (!result.verified) throw invalid(msg('passkey.add_failed'));
     const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
-    if (await this.repo.passkey(credential.id)) throw new AppError('conflict', 'This passkey is already added.');
+    if (await this.repo.passkey(credential.id)) throw new AppError('conflict', msg('passkey.already_added'));
     await this.repo.addPasskey({
       id: credential.id,
       userId,
@@ -124,7 +126,7 @@ export class Passkeys {
   /** The account whose passkey answered, and which passkey; not_signed_in when it does not check out. */
   async authenticate(rp: RelyingParty, response: unknown): Promise<{ userId: number; passkeyId: string; name: string }> {
     const id = (response as { id?: unknown } | null)?.id;
-    if (typeof id !== 'string' || id.length > 1024) throw invalid('Send the passkey as "response".');
+    if (typeof id !== 'string' || id.length > 1024) throw invalid(msg('passkey.response_missing'));
     const stored = await this.repo.passkey(id);
     if (!stored) throw failed();
     let result;

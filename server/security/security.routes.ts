@@ -8,6 +8,7 @@ import type { SettingsService } from '../settings/settings.service.js';
 import { CEREMONY_MS } from './passkeys.js';
 import { relyingParty } from './relying-party.js';
 import { passkeyName, type SecurityService } from './security.service.js';
+import { msg } from './messages.js';
 
 const account = (req: Request) => (req.user ?? req.setupUser)!;
 
@@ -25,7 +26,7 @@ export function securityRouter(security: SecurityService, settings: SettingsServ
   const withCode = async <T>(req: Request, fn: () => Promise<T>): Promise<T> => {
     const keys = [`user:${account(req).username.toLowerCase()}`, `ip:${req.ip}`];
     const wait = limiter.attempt(keys);
-    if (wait > 0) throw new AppError('rate_limited', `Too many wrong codes. Please try again in ${Math.ceil(wait / 60)} minutes.`, { retry_after: wait });
+    if (wait > 0) throw new AppError('rate_limited', msg('signin.too_many_codes', { minutes: Math.ceil(wait / 60) }), { retry_after: wait });
     const out = await fn();
     limiter.forgive(keys);
     return out;
@@ -39,7 +40,7 @@ export function securityRouter(security: SecurityService, settings: SettingsServ
 
   s.post('/passkeys/options', async (req, res) => {
     const { rp } = rpOf(req);
-    if (!rp) throw invalid('Passkeys cannot be used at this address.');
+    if (!rp) throw invalid(msg('passkey.unavailable_here'));
     const [a, b] = (await settings.get()).couple_names;
     const { options, ceremony } = await security.passkeys.registrationOptions(rp, `${a} & ${b}`, account(req));
     req.session.webauthn = ceremony;
@@ -49,15 +50,14 @@ export function securityRouter(security: SecurityService, settings: SettingsServ
 
   s.post('/passkeys', async (req, res) => {
     const { rp } = rpOf(req);
-    if (!rp) throw invalid('Passkeys cannot be used at this address.');
+    if (!rp) throw invalid(msg('passkey.unavailable_here'));
     const user = account(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const count = (await security.factors(user.id)).passkeys;
-    const name = passkeyName(body.name, `Passkey ${count + 1}`);
+    const name = passkeyName(body.name, msg('passkey.default_name', { n: count + 1 }));
     const ceremony = req.session.webauthn;
     delete req.session.webauthn;
     const id = await security.passkeys.register(rp, ceremony && Date.now() - ceremony.at <= CEREMONY_MS ? ceremony : undefined, user.id, body.response, name);
-    security.changed(user.id);
     req.audit('passkey.add', { ids: [id], detail: { name } });
     res.status(201).json({ success: true, ...(await security.status(user.id)), setup_required: false });
   });
@@ -114,7 +114,7 @@ export function securityRouter(security: SecurityService, settings: SettingsServ
 
   // An admin helps someone who lost their phone: that account signs in with its password again.
   r.post('/security/reset/:userId', requirePermission('can_manage_users'), async (req, res) => {
-    if (!/^\d+$/.test(String(req.params.userId))) throw invalid('User id must be a number.');
+    if (!/^\d+$/.test(String(req.params.userId))) throw invalid(msg('users.id_not_number'));
     const id = Number(req.params.userId);
     await security.resetAll(id);
     req.audit('two_step.reset', { ids: [id] });

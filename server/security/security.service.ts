@@ -8,6 +8,7 @@ import { Passkeys } from './passkeys.js';
 import { hashRecoveryCode, isRecoveryCodeShape, newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
 import { passkeyRowToInfo, SecurityRepo } from './security.repo.js';
 import { matchStep, newSecret, otpauthUrl } from './totp.js';
+import { msg } from './messages.js';
 
 /** What a sign-in with the right password still needs. */
 export type NextStep = 'done' | 'code' | 'passkey' | 'setup';
@@ -15,7 +16,6 @@ export type NextStep = 'done' | 'code' | 'passkey' | 'setup';
 /** The outcome of a code typed at sign-in (or to change the codes). */
 export type CodeCheck = { ok: false } | { ok: true; recovery: false } | { ok: true; recovery: true; left: number };
 
-const KEEP_ONE = 'Two-step sign-in is required on this site: keep at least one passkey or authenticator codes.';
 const PASSKEY_NAME_MAX = 60;
 
 /**
@@ -25,8 +25,6 @@ const PASSKEY_NAME_MAX = 60;
 export class SecurityService {
   readonly repo: SecurityRepo;
   readonly passkeys: Passkeys;
-  /** Which accounts have a second factor: read on every request while two-step is required. */
-  private readonly factorCache = new Map<number, { passkeys: number; twoStep: boolean }>();
 
   constructor(
     db: Kysely<DB>,
@@ -37,18 +35,12 @@ export class SecurityService {
     this.passkeys = new Passkeys(this.repo, now);
   }
 
-  async factors(userId: number): Promise<{ passkeys: number; twoStep: boolean }> {
-    let f = this.factorCache.get(userId);
-    if (!f) {
-      f = await this.repo.hasSecondFactor(userId);
-      this.factorCache.set(userId, f);
-    }
-    return f;
-  }
-
-  /** After any change to an account's factors. */
-  changed(userId: number): void {
-    this.factorCache.delete(userId);
+  /**
+   * Read afresh each time (two indexed lookups, only for signed-in admin requests while two-step
+   * is required): a cache would outlive a deleted account whose id SQLite gives to the next one.
+   */
+  factors(userId: number): Promise<{ passkeys: number; twoStep: boolean }> {
+    return this.repo.hasSecondFactor(userId);
   }
 
   async required(): Promise<boolean> {
@@ -95,7 +87,7 @@ export class SecurityService {
 
   /** A new secret to scan; turned on only once a code from it is typed back (enableTwoStep). */
   async startTwoStep(user: { id: number; username: string }): Promise<{ secret: string; otpauth_url: string; qr_svg: string }> {
-    if (await this.repo.twoStep(user.id)) throw conflict('Authenticator codes are already on. Turn them off first to set up a new app.');
+    if (await this.repo.twoStep(user.id)) throw conflict(msg('two_step.already_on'));
     const secret = newSecret();
     const [a, b] = (await this.settings.get()).couple_names;
     const url = otpauthUrl(secret, user.username, `${a} & ${b}`);
@@ -109,27 +101,25 @@ export class SecurityService {
 
   /** Turns codes on when `code` comes from `secret`; answers the recovery codes, shown once. */
   async enableTwoStep(userId: number, secret: string | undefined, code: unknown): Promise<string[]> {
-    if (!secret) throw invalid('Start the set-up again: scan a new QR code.');
+    if (!secret) throw invalid(msg('two_step.setup_again'));
     const step = typeof code === 'string' ? matchStep(secret, code.trim(), this.now()) : null;
-    if (step === null) throw new AppError('invalid_input', 'That code is not right. Check the time on your phone and type the code the app shows now.');
+    if (step === null) throw new AppError('invalid_input', msg('two_step.code_wrong_setup'));
     const { codes, hashes } = await this.newRecoveryCodes();
-    if (!(await this.repo.enableTwoStep(userId, secret, step, hashes))) throw conflict('Authenticator codes are already on.');
-    this.changed(userId);
+    if (!(await this.repo.enableTwoStep(userId, secret, step, hashes))) throw conflict(msg('two_step.already_on'));
     return codes;
   }
 
   /** Turning codes off takes a current code (or a recovery code); never the last factor while two-step is required. */
   async disableTwoStep(userId: number, code: unknown): Promise<void> {
-    if (!(await this.repo.twoStep(userId))) throw conflict('Authenticator codes are not on.');
+    if (!(await this.repo.twoStep(userId))) throw conflict(msg('two_step.not_on'));
     const f = await this.factors(userId);
-    if (f.passkeys === 0 && (await this.required())) throw conflict(KEEP_ONE);
+    if (f.passkeys === 0 && (await this.required())) throw conflict(msg('two_step.keep_one'));
     if (!(await this.checkCode(userId, code)).ok) throw wrongCode();
     await this.repo.disableTwoStep(userId);
-    this.changed(userId);
   }
 
   async replaceRecoveryCodes(userId: number, code: unknown): Promise<string[]> {
-    if (!(await this.repo.twoStep(userId))) throw conflict('Authenticator codes are not on.');
+    if (!(await this.repo.twoStep(userId))) throw conflict(msg('two_step.not_on'));
     if (!(await this.checkCode(userId, code)).ok) throw wrongCode();
     const { codes, hashes } = await this.newRecoveryCodes();
     await this.repo.replaceRecoveryCodes(userId, hashes);
@@ -137,39 +127,37 @@ export class SecurityService {
   }
 
   async renamePasskey(userId: number, id: string, name: unknown): Promise<void> {
-    if (!(await this.repo.renamePasskey(userId, id, passkeyName(name)))) throw notFound('No such passkey on your account.');
+    if (!(await this.repo.renamePasskey(userId, id, passkeyName(name)))) throw notFound(msg('passkey.not_found'));
   }
 
   async removePasskey(userId: number, id: string): Promise<void> {
     const f = await this.factors(userId);
-    if (f.passkeys <= 1 && !f.twoStep && (await this.required()) && (await this.repo.passkey(id))?.user_id === userId) throw conflict(KEEP_ONE);
-    if (!(await this.repo.removePasskey(userId, id))) throw notFound('No such passkey on your account.');
-    this.changed(userId);
+    if (f.passkeys <= 1 && !f.twoStep && (await this.required()) && (await this.repo.passkey(id))?.user_id === userId) throw conflict(msg('two_step.keep_one'));
+    if (!(await this.repo.removePasskey(userId, id))) throw notFound(msg('passkey.not_found'));
   }
 
   /** An admin turns require_two_step on: only with a factor of their own, or they would lock themselves in. */
   async checkRequireTwoStep(turningOn: boolean, adminId: number): Promise<void> {
     if (!turningOn) return;
     const f = await this.factors(adminId);
-    if (f.passkeys === 0 && !f.twoStep) throw conflict('Add a passkey or turn on authenticator codes for your own account before requiring them for everyone.');
+    if (f.passkeys === 0 && !f.twoStep) throw conflict(msg('two_step.require_own_first'));
   }
 
   /** For an admin helping someone who lost their phone: every passkey and code of the account goes. */
   async resetAll(userId: number): Promise<void> {
     await this.repo.resetAll(userId);
-    this.changed(userId);
   }
 }
 
-export const wrongCode = () => new AppError('not_signed_in', 'That code is not right. Please try again.');
+export const wrongCode = () => new AppError('not_signed_in', msg('signin.code_wrong'));
 
 /** A passkey's name: trimmed, control characters removed, 1 to 60 characters. */
 export function passkeyName(raw: unknown, fallback?: string): string {
   const name = typeof raw === 'string' ? raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim() : '';
   if (!name) {
     if (fallback !== undefined) return fallback;
-    throw invalid('Give the passkey a name.');
+    throw invalid(msg('passkey.name_missing'));
   }
-  if ([...name].length > PASSKEY_NAME_MAX) throw invalid(`A passkey's name can be at most ${PASSKEY_NAME_MAX} characters long.`);
+  if ([...name].length > PASSKEY_NAME_MAX) throw invalid(msg('passkey.name_too_long', { max: PASSKEY_NAME_MAX }));
   return name;
 }
