@@ -14,11 +14,24 @@ const who = (user: AuthUser) => {
   return { user: shown, user_permissions: permissions };
 };
 
+/** Refusals by the limit are recorded once a minute per name and address, so a flood of them cannot flood the log. */
+const recentRefusals = new Map<string, number>();
+function firstRefusalThisMinute(key: string): boolean {
+  const now = Date.now();
+  if ((recentRefusals.get(key) ?? 0) > now - 60_000) return false;
+  if (recentRefusals.size >= 10_000) recentRefusals.clear();
+  recentRefusals.set(key, now);
+  return true;
+}
+
 /** Records a failed sign-in in the audit log and passes the error on. */
 function failed(req: Request, username: string | null, method: string, e: unknown): never {
   if (isAppError(e) && (e.code === 'not_signed_in' || e.code === 'rate_limited')) {
-    const reason = e.code === 'rate_limited' ? 'rate_limited' : method === 'password' ? 'wrong_password' : method === 'code' ? 'wrong_code' : 'passkey_failed';
-    req.audit('sign_in.failed', { username: username?.slice(0, 200) || null, detail: { method, reason } });
+    const limited = e.code === 'rate_limited';
+    const reason = limited ? 'rate_limited' : method === 'password' ? 'wrong_password' : method === 'code' ? 'wrong_code' : 'passkey_failed';
+    if (!limited || firstRefusalThisMinute(`${username ?? ''}|${req.ip}`)) {
+      req.audit('sign_in.failed', { username: username?.slice(0, 200) || null, detail: { method, reason } });
+    }
   }
   throw e;
 }
