@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type { NotifyChannel, NotifyEvent, NotifySettings, WebhookBody } from '../../common/security-types.js';
 import { msg } from '../security/messages.js';
 
@@ -76,6 +75,8 @@ export const emailSender =
   async (m, timeoutMs) => {
     const u = new URL(smtpUrl);
     const secure = u.protocol === 'smtps:';
+    // Loaded on first use: most sites never send e-mail, and loading it costs a second at start on a busy machine.
+    const nodemailer = (await import('nodemailer')).default;
     const transport = nodemailer.createTransport({
       host: u.hostname,
       port: u.port ? Number(u.port) : secure ? 465 : 587,

@@ -1,13 +1,9 @@
 import crypto from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { AppError, invalid } from '../errors.js';
 import type { RelyingParty } from './relying-party.js';
@@ -27,6 +23,13 @@ export interface Ceremony {
 export const CEREMONY_MS = 5 * 60_000;
 
 const failed = () => new AppError('not_signed_in', msg('passkey.check_failed'));
+
+/**
+ * The WebAuthn library is loaded on first use: it and its ASN.1 parsers take seconds to load on a
+ * busy small machine, which a site whose admins never use passkeys should not pay at every start.
+ */
+let library: Promise<typeof import('@simplewebauthn/server')> | undefined;
+const webauthn = () => (library ??= import('@simplewebauthn/server'));
 
 /** Sign-in challenges handed out and not yet answered: at most this many (the oldest go first). */
 const MAX_OPEN_LOGINS = 10_000;
@@ -62,7 +65,7 @@ export class Passkeys {
   ): Promise<{ options: PublicKeyCredentialCreationOptionsJSON; ceremony: Ceremony }> {
     const handle = (await this.repo.handleOf(user.id)) ?? (await this.repo.setHandle(user.id, crypto.randomBytes(32).toString('base64url')));
     const existing = await this.repo.passkeys(user.id);
-    const options = await generateRegistrationOptions({
+    const options = await (await webauthn()).generateRegistrationOptions({
       rpName,
       rpID: rp.rpID,
       userName: user.username,
@@ -81,7 +84,7 @@ export class Passkeys {
     if (typeof response !== 'object' || response === null) throw invalid(msg('passkey.response_missing'));
     let result;
     try {
-      result = await verifyRegistrationResponse({
+      result = await (await webauthn()).verifyRegistrationResponse({
         response: response as RegistrationResponseJSON,
         expectedChallenge: ceremony.challenge,
         expectedOrigin: ceremony.origin,
@@ -110,7 +113,7 @@ export class Passkeys {
 
   /** Options for signing in without a username: any passkey of this site may answer. */
   async authenticationOptions(rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
-    const options = await generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'preferred', allowCredentials: [] });
+    const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'preferred', allowCredentials: [] });
     this.openLogins.set(options.challenge, this.ceremony(rp, options.challenge));
     if (this.openLogins.size > MAX_OPEN_LOGINS) this.openLogins.delete(this.openLogins.keys().next().value!);
     return options;
@@ -131,7 +134,7 @@ export class Passkeys {
     if (!stored) throw failed();
     let result;
     try {
-      result = await verifyAuthenticationResponse({
+      result = await (await webauthn()).verifyAuthenticationResponse({
         response: response as AuthenticationResponseJSON,
         expectedChallenge: (challenge) => this.takeLogin(rp, challenge),
         expectedOrigin: rp.origin,
