@@ -65,6 +65,13 @@ test('a receiver that never answers holds up no upload, no dashboard and no phot
   }
 });
 
+/** Waits until the webhook's last failure is the one at the clock's present time. */
+const failureTakenIn = () =>
+  until('the failure to be taken in', async () => {
+    const state = (await admin.get('/admin/api/notifications')).body.channels.find((c: any) => c.channel === 'webhook');
+    return state?.last_error_at === new Date(clock.now()).toISOString();
+  });
+
 test('failures are retried with back-off, shown on the dashboard until a try succeeds', async () => {
   assert.equal((await admin.put('/admin/api/settings', { notify: { webhook_url: `${failing.url}/hook`, ntfy_url: null } })).status, 200);
   const tries = () => failing.got.filter((g) => g.body.includes('tool_missing')).length;
@@ -81,8 +88,11 @@ test('failures are retried with back-off, shown on the dashboard until a try suc
   assert.equal(tries(), 1, 'not before its back-off');
   clock.advance(1000);
   await until('the second try', () => tries() === 2);
+  // The clock moves on only once the failure is taken in (its next try is then set from it).
+  await failureTakenIn();
   clock.advance(RETRY_AFTER_MS[1]);
   await until('the third try', () => tries() === 3);
+  await failureTakenIn();
 
   failing.setStatus(200);
   clock.advance(RETRY_AFTER_MS[2]);
