@@ -202,6 +202,8 @@ export interface Dashboard {
   user_permissions: Permissions;
   /** Tools processing needs that are not installed, and how many files wait for each. */
   missing_tools: MissingTool[];
+  /** Notification channels that failed their last try (admins only; empty when all work). */
+  notify_failures?: ChannelState[];
 }
 
 /** A tool that is not installed: what cannot be prepared without it, and how many files wait. */
@@ -209,8 +211,6 @@ export interface MissingTool {
   tool: ToolName;
   needed_for: 'videos' | 'heic';
   waiting_files: number;
-  /** Notification channels that failed their last try (admins only; empty when all work). */
-  notify_failures?: ChannelState[];
 }
 
 export type DashboardResponse = Dashboard & { success: true };

@@ -3,11 +3,10 @@ import { requirePermission } from '../auth/auth.middleware.js';
 import { invalid } from '../errors.js';
 import { intParam } from '../photos/photos.params.js';
 import type { AuditLog } from './audit-log.js';
-import { msg } from '../security/messages.js';
 
 const text = (v: unknown, name: string): string | undefined => {
   if (v === undefined || v === '') return undefined;
-  if (typeof v !== 'string' || v.length > 200) throw invalid(msg('audit.param_invalid', { name }));
+  if (typeof v !== 'string' || v.length > 200) throw invalid('errors.audit.param_invalid', { name });
   return v;
 };
 

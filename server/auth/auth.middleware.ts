@@ -2,7 +2,6 @@ import type { RequestHandler } from 'express';
 import { AppError, forbidden } from '../errors.js';
 import type { UsersService } from '../users/users.service.js';
 import { FORBIDDEN_MESSAGE, type AuthUser, type Permission } from './permissions.js';
-import { msg } from '../security/messages.js';
 
 // Express's Request is declared in express-serve-static-core; merging into it there gives
 // every handler a typed req.user without a global namespace.
@@ -37,7 +36,7 @@ export function loadUser(users: UsersService, mustSetUp?: (userId: number) => Pr
 
 /** Who is not fully signed in: 403 two_step_required while a second factor must be set up, else 401. */
 function notSignedIn(req: { setupUser?: AuthUser }): AppError {
-  return req.setupUser ? new AppError('two_step_required', msg('signin.set_up_first')) : new AppError('not_signed_in', SIGN_IN);
+  return req.setupUser ? new AppError('two_step_required', 'errors.security.set_up_first') : new AppError('not_signed_in', SIGN_IN);
 }
 
 export const requireAuth: RequestHandler = (req, _res, next) => {

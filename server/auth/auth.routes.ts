@@ -7,7 +7,6 @@ import { requireAccount } from './auth.middleware.js';
 import type { AuthService } from './auth.service.js';
 import type { AuthUser } from './permissions.js';
 import { startPending, startSession } from './sign-in-state.js';
-import { msg } from '../security/messages.js';
 
 const who = (user: AuthUser) => {
   const { permissions, ...shown } = user;
@@ -72,7 +71,7 @@ export function authRouter(auth: AuthService, passkeys: Passkeys, config: Config
   r.post('/login/code', async (req, res) => {
     const pending = req.session?.pending;
     if (!pending || pending.until < Date.now()) {
-      throw new AppError('not_signed_in', msg('signin.code_timed_out'), { expired: true });
+      throw new AppError('not_signed_in', 'errors.security.code_timed_out', undefined, { expired: true });
     }
     let result;
     try {
@@ -95,7 +94,7 @@ export function authRouter(auth: AuthService, passkeys: Passkeys, config: Config
 
   r.post('/login/passkey', async (req, res) => {
     const { rp } = rpOf(req);
-    if (!rp) throw new AppError('invalid_input', msg('passkey.unavailable_here'));
+    if (!rp) throw new AppError('invalid_input', 'errors.security.passkey_unavailable');
     let result;
     try {
       result = await auth.passkeyUser(() => passkeys.authenticate(rp, (req.body as Record<string, unknown> | undefined)?.response), req.ip);

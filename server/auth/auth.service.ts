@@ -4,7 +4,6 @@ import type { CodeCheck, SecurityService } from '../security/security.service.js
 import type { UsersService } from '../users/users.service.js';
 import type { AuthUser } from './permissions.js';
 import { FailureLimiter } from './rate-limit.js';
-import { msg } from '../security/messages.js';
 
 const INVALID = 'errors.auth.invalid_credentials';
 
@@ -57,13 +56,13 @@ export class AuthService {
    * A wrong code counts toward the same limit as a wrong password.
    */
   async checkCode(pending: { userId: number; username: string }, code: unknown, clientAddress: string | undefined): Promise<{ user: AuthUser; check: CodeCheck & { ok: true } }> {
-    if (typeof code !== 'string' || !code.trim()) throw invalid(msg('signin.code_missing'));
+    if (typeof code !== 'string' || !code.trim()) throw invalid('errors.security.code_missing');
     const keys = limitKeys(pending.username, clientAddress);
     this.attempt(keys);
     const user = await this.users.sessionUser(pending.userId);
-    if (!user) throw new AppError('not_signed_in', INVALID, { expired: true });
+    if (!user) throw new AppError('not_signed_in', INVALID, undefined, { expired: true });
     const check = await this.security.checkCode(user.id, code);
-    if (!check.ok) throw new AppError('not_signed_in', msg('signin.code_wrong'));
+    if (!check.ok) throw new AppError('not_signed_in', 'errors.security.code_wrong');
     this.limiter.forgive(keys);
     return { user, check };
   }
@@ -74,7 +73,7 @@ export class AuthService {
     this.attempt(keys);
     const { userId, name } = await verify();
     const user = await this.users.sessionUser(userId);
-    if (!user) throw new AppError('not_signed_in', msg('signin.cannot'));
+    if (!user) throw new AppError('not_signed_in', 'errors.security.cannot_sign_in');
     this.limiter.forgive(keys);
     return { user, passkey: name };
   }

@@ -1,5 +1,5 @@
 import type { NotifyChannel, NotifyEvent, NotifySettings, WebhookBody } from '../../common/security-types.js';
-import { msg } from '../security/messages.js';
+import { translate } from '../i18n/messages.js';
 
 /** One message, as every channel carries it. */
 export interface Message {
@@ -7,6 +7,8 @@ export interface Message {
   title: string;
   text: string;
   count: number | null;
+  /** The language title and text are in; a failure's reason is given in it too. */
+  lang: string;
   /** Where to act on it (the approval queue ...), when known. */
   url: string | null;
 }
@@ -27,22 +29,22 @@ function withoutCredentials(raw: string): { url: string; headers: Record<string,
 }
 
 /** Where a request failed, without the address (its path and query may hold a token). */
-function why(e: unknown, timeoutMs: number): string {
+function why(e: unknown, timeoutMs: number, lang: string): string {
   const err = e as { name?: string; cause?: { code?: string; message?: string }; message?: string };
-  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return msg('notify.error.timeout', { seconds: Math.round(timeoutMs / 1000) });
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return translate(lang, 'errors.notify.timeout', { seconds: Math.round(timeoutMs / 1000) });
   return err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(e);
 }
 
-async function post(raw: string, body: string, headers: Record<string, string>, timeoutMs: number): Promise<void> {
+async function post(raw: string, body: string, headers: Record<string, string>, timeoutMs: number, lang: string): Promise<void> {
   const { url, headers: auth } = withoutCredentials(raw);
   let res: Response;
   try {
     res = await fetch(url, { method: 'POST', body, headers: { ...headers, ...auth }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
   } catch (e) {
-    throw new Error(why(e, timeoutMs));
+    throw new Error(why(e, timeoutMs, lang));
   }
   await res.arrayBuffer().catch(() => undefined);
-  if (!res.ok) throw new Error(msg('notify.error.status', { status: res.status, text: res.statusText }).trim());
+  if (!res.ok) throw new Error(translate(lang, 'errors.notify.status', { status: res.status, text: res.statusText }).trim());
 }
 
 /**
@@ -58,7 +60,7 @@ export const ntfySender =
     const topic = decodeURIComponent(parts.pop() ?? '');
     u.pathname = parts.join('/') + '/';
     const body = { topic, title: m.title, message: m.text, tags: [m.event === 'test' ? 'white_check_mark' : 'wedding'], ...(m.url ? { click: m.url } : {}) };
-    return post(u.toString(), JSON.stringify(body), { 'Content-Type': 'application/json' }, timeoutMs);
+    return post(u.toString(), JSON.stringify(body), { 'Content-Type': 'application/json' }, timeoutMs, m.lang);
   };
 
 /** A webhook: POST JSON {event, text, count, url}. */
@@ -66,7 +68,7 @@ export const webhookSender =
   (hookUrl: string): Sender =>
   (m, timeoutMs) => {
     const body: WebhookBody = { event: m.event, text: m.text, count: m.count, url: m.url };
-    return post(hookUrl, JSON.stringify(body), { 'Content-Type': 'application/json' }, timeoutMs);
+    return post(hookUrl, JSON.stringify(body), { 'Content-Type': 'application/json' }, timeoutMs, m.lang);
   };
 
 /** E-mail over SMTP with nodemailer; STARTTLS when the server offers it, smtps:// for TLS from the start. */
@@ -86,12 +88,12 @@ export const emailSender =
       greetingTimeout: timeoutMs,
       socketTimeout: timeoutMs,
     });
-    const text = m.url ? `${m.text}\n\n${msg('notify.open_link', { url: m.url })}\n` : `${m.text}\n`;
+    const text = m.url ? `${m.text}\n\n${translate(m.lang, 'notify.open_link', { url: m.url })}\n` : `${m.text}\n`;
     try {
       await transport.sendMail({ from, to, subject: m.title, text });
     } catch (e) {
       const err = e as { code?: string; responseCode?: number; message?: string };
-      throw new Error(err.responseCode ? msg('notify.error.smtp_status', { status: err.responseCode }) : err.code ?? err.message ?? String(e));
+      throw new Error(err.responseCode ? translate(m.lang, 'errors.notify.smtp_status', { status: err.responseCode }) : err.code ?? err.message ?? String(e));
     } finally {
       transport.close();
     }

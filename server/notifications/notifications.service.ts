@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { ChannelState, NotifyChannel, NotifySettings } from '../../common/security-types.js';
 import type { DB } from '../db/schema.js';
-import { invalid } from '../errors.js';
+import type { Message as Sentence } from '../../common/languages.js';
+import { invalid, invalidAll } from '../errors.js';
 import { log } from '../log.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { configuredSenders, type Message } from './channels.js';
@@ -11,7 +12,6 @@ import { Notifier } from './notifier.js';
 import { parseNotify } from './notify-settings.js';
 import { notifyText } from './notify-texts.js';
 import { Outbox } from './outbox.js';
-import { msg } from '../security/messages.js';
 
 export interface NotificationsDeps {
   db: Kysely<DB>;
@@ -51,6 +51,7 @@ export class NotificationsService {
       deliver: (m) => this.outbox.send(m),
       siteUrl: () => d.publicUrl ?? this.seenUrl,
       couple: async () => (await d.settings.get()).couple_names.join(' & '),
+      language: () => d.settings.defaultLanguage(),
     });
   }
 
@@ -76,16 +77,17 @@ export class NotificationsService {
     const stored = (await this.d.settings.get()).notify;
     let notify: NotifySettings = stored;
     if (body !== undefined && body !== null && (typeof body !== 'object' || Object.keys(body).length > 0)) {
-      const problems: string[] = [];
+      const problems: Sentence[] = [];
       notify = parseNotify(body, stored, problems) ?? stored;
-      if (problems.length) throw invalid(problems.join('. ') + '.', { problems });
+      if (problems.length) throw invalidAll(problems);
     }
     const senders = configuredSenders(notify);
-    if (senders.size === 0) throw invalid(msg('notify.none_configured'));
+    if (senders.size === 0) throw invalid('errors.notify.none_configured');
     const couple = (await this.d.settings.get()).couple_names.join(' & ');
-    const { title, text } = notifyText('test', { couple });
+    const lang = this.d.settings.defaultLanguage();
+    const { title, text } = notifyText('test', { couple }, lang);
     const base = this.d.publicUrl ?? this.seenUrl;
-    const m: Message = { event: 'test', title, text, count: null, url: base ? `${base}/admin/dashboard` : null };
+    const m: Message = { event: 'test', title, text, lang, count: null, url: base ? `${base}/admin/dashboard` : null };
     return this.outbox.test(m, senders);
   }
 

@@ -32,6 +32,8 @@ export interface NotifierDeps {
   siteUrl(): string | null;
   /** "Emma & James", put before each title. */
   couple(): Promise<string>;
+  /** The language messages are written in: the wedding's default_language (English when not given). */
+  language?(): string;
 }
 
 /**
@@ -142,8 +144,9 @@ export class Notifier {
   }
 
   private async emit(event: NotifyEvent, params: NotifyParams, path: string | null): Promise<void> {
-    const { title, text } = notifyText(event, { ...params, couple: await this.d.couple() });
+    const lang = this.d.language?.() ?? 'en';
+    const { title, text } = notifyText(event, { ...params, couple: await this.d.couple() }, lang);
     const base = this.d.siteUrl();
-    this.d.deliver({ event, title, text, count: params.count ?? null, url: base && path ? base + path : null });
+    this.d.deliver({ event, title, text, lang, count: params.count ?? null, url: base && path ? base + path : null });
   }
 }

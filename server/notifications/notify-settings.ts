@@ -1,5 +1,5 @@
 import type { NotifySettings } from '../../common/security-types.js';
-import { msg } from '../security/messages.js';
+import { msg, type Message } from '../../common/languages.js';
 
 /** Where secrets were: shown instead of them in every GET. */
 export const MASK = '••••';
@@ -35,29 +35,29 @@ const addresses = (v: string) => v.split(',').map((a) => a.trim()).filter(Boolea
  * A PUT's `notify`: each field null (off) or a value; a field left out, or sent back exactly as
  * GET masked it, keeps what is stored. Problems are added to `problems`.
  */
-export function parseNotify(raw: unknown, stored: NotifySettings, problems: string[]): NotifySettings | undefined {
+export function parseNotify(raw: unknown, stored: NotifySettings, problems: Message[]): NotifySettings | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    problems.push(msg('notify.settings_not_object'));
+    problems.push(msg('errors.notify.not_object'));
     return undefined;
   }
   const b = raw as Record<string, unknown>;
   const out = { ...stored };
   const known = new Set(Object.keys(emptyNotify()));
-  for (const k of Object.keys(b)) if (!known.has(k)) problems.push(msg('notify.settings_unknown', { key: k }));
+  for (const k of Object.keys(b)) if (!known.has(k)) problems.push(msg('errors.notify.unknown', { key: k }));
   const masked = maskNotify(stored);
 
   const url = (key: 'ntfy_url' | 'webhook_url' | 'smtp_url', schemes: string[], example: string) => {
     const v = b[key];
     if (v === undefined) return;
     if (v === null || v === '') return void (out[key] = null);
-    if (typeof v !== 'string' || v.length > 2000) return void problems.push(msg('notify.settings_bad_url', { key, example }));
+    if (typeof v !== 'string' || v.length > 2000) return void problems.push(msg('errors.notify.bad_url', { key, example }));
     if (v === masked[key]) return; // sent back as shown: the stored secret stays
     try {
       const u = new URL(v.trim());
       if (!schemes.includes(u.protocol) || !u.hostname) throw new Error('scheme');
       out[key] = u.toString();
     } catch {
-      problems.push(msg('notify.settings_bad_url', { key, example }));
+      problems.push(msg('errors.notify.bad_url', { key, example }));
     }
   };
   url('ntfy_url', ['https:', 'http:'], 'https://ntfy.sh/your-topic');
@@ -68,14 +68,14 @@ export function parseNotify(raw: unknown, stored: NotifySettings, problems: stri
     const v = b[key];
     if (v === undefined) continue;
     if (v === null || v === '') out[key] = null;
-    else if (typeof v !== 'string' || v.length > 1000) problems.push(msg(key === 'from' ? 'notify.settings_bad_from' : 'notify.settings_bad_to'));
+    else if (typeof v !== 'string' || v.length > 1000) problems.push(msg(key === 'from' ? 'errors.notify.bad_from' : 'errors.notify.bad_to'));
     else {
       const list = addresses(v);
       const bad = list.find((a) => !EMAIL.test(a.replace(/^.*<([^>]*)>\s*$/, '$1')));
-      if (!list.length || bad !== undefined || (key === 'from' && list.length > 1)) problems.push(msg(key === 'from' ? 'notify.settings_bad_from' : 'notify.settings_bad_to'));
+      if (!list.length || bad !== undefined || (key === 'from' && list.length > 1)) problems.push(msg(key === 'from' ? 'errors.notify.bad_from' : 'errors.notify.bad_to'));
       else out[key] = list.join(', ');
     }
   }
-  if (out.smtp_url && (!out.from || !out.to)) problems.push(msg('notify.settings_email_incomplete'));
+  if (out.smtp_url && (!out.from || !out.to)) problems.push(msg('errors.notify.email_incomplete'));
   return out;
 }

@@ -8,7 +8,6 @@ import type {
 import { AppError, invalid } from '../errors.js';
 import type { RelyingParty } from './relying-party.js';
 import type { SecurityRepo } from './security.repo.js';
-import { msg } from './messages.js';
 import { log } from '../log.js';
 
 /** A ceremony's challenge, kept in the session between its two requests. */
@@ -22,7 +21,7 @@ export interface Ceremony {
 
 export const CEREMONY_MS = 5 * 60_000;
 
-const failed = () => new AppError('not_signed_in', msg('passkey.check_failed'));
+const failed = () => new AppError('not_signed_in', 'errors.security.passkey_check_failed');
 
 /**
  * The WebAuthn library is loaded on first use: it and its ASN.1 parsers take seconds to load on a
@@ -53,7 +52,7 @@ export class Passkeys {
 
   private live(c: Ceremony | undefined, rp: RelyingParty): Ceremony {
     if (!c || this.now() - c.at > CEREMONY_MS || c.rpID !== rp.rpID || c.origin !== rp.origin) {
-      throw new AppError('invalid_input', msg('passkey.expired'));
+      throw new AppError('invalid_input', 'errors.security.passkey_expired');
     }
     return c;
   }
@@ -81,7 +80,7 @@ export class Passkeys {
   /** Checks the browser's answer and stores the new passkey under `name`. */
   async register(rp: RelyingParty, c: Ceremony | undefined, userId: number, response: unknown, name: string): Promise<string> {
     const ceremony = this.live(c, rp);
-    if (typeof response !== 'object' || response === null) throw invalid(msg('passkey.response_missing'));
+    if (typeof response !== 'object' || response === null) throw invalid('errors.security.passkey_response_missing');
     let result;
     try {
       result = await (await webauthn()).verifyRegistrationResponse({
@@ -93,11 +92,11 @@ export class Passkeys {
       });
     } catch (e) {
       log.warn(`A passkey could not be added: ${(e as Error).message}`);
-      throw invalid(msg('passkey.add_failed'));
+      throw invalid('errors.security.passkey_add_failed');
     }
-    if (!result.verified) throw invalid(msg('passkey.add_failed'));
+    if (!result.verified) throw invalid('errors.security.passkey_add_failed');
     const { credential, credentialDeviceType, credentialBackedUp } = result.registrationInfo;
-    if (await this.repo.passkey(credential.id)) throw new AppError('conflict', msg('passkey.already_added'));
+    if (await this.repo.passkey(credential.id)) throw new AppError('conflict', 'errors.security.passkey_already_added');
     await this.repo.addPasskey({
       id: credential.id,
       userId,
@@ -129,7 +128,7 @@ export class Passkeys {
   /** The account whose passkey answered, and which passkey; not_signed_in when it does not check out. */
   async authenticate(rp: RelyingParty, response: unknown): Promise<{ userId: number; passkeyId: string; name: string }> {
     const id = (response as { id?: unknown } | null)?.id;
-    if (typeof id !== 'string' || id.length > 1024) throw invalid(msg('passkey.response_missing'));
+    if (typeof id !== 'string' || id.length > 1024) throw invalid('errors.security.passkey_response_missing');
     const stored = await this.repo.passkey(id);
     if (!stored) throw failed();
     let result;

@@ -4,11 +4,12 @@ import type { FailureLimiter } from '../auth/rate-limit.js';
 import { save } from '../auth/sign-in-state.js';
 import type { Config } from '../config.js';
 import { AppError, invalid } from '../errors.js';
+import { languageOf } from '../http/language.js';
+import { translate } from '../i18n/messages.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { CEREMONY_MS } from './passkeys.js';
 import { relyingParty } from './relying-party.js';
 import { passkeyName, type SecurityService } from './security.service.js';
-import { msg } from './messages.js';
 
 const account = (req: Request) => (req.user ?? req.setupUser)!;
 
@@ -26,7 +27,7 @@ export function securityRouter(security: SecurityService, settings: SettingsServ
   const withCode = async <T>(req: Request, fn: () => Promise<T>): Promise<T> => {
     const keys = [`user:${account(req).username.toLowerCase()}`, `ip:${req.ip}`];
     const wait = limiter.attempt(keys);
-    if (wait > 0) throw new AppError('rate_limited', msg('signin.too_many_codes', { minutes: Math.ceil(wait / 60) }), { retry_after: wait });
+    if (wait > 0) throw new AppError('rate_limited', 'errors.security.too_many_codes', { minutes: Math.ceil(wait / 60) }, { retry_after: wait });
     const out = await fn();
     limiter.forgive(keys);
     return out;
@@ -40,7 +41,7 @@ export function securityRouter(security: SecurityService, settings: SettingsServ
 
   s.post('/passkeys/options', async (req, res) => {
     const { rp } = rpOf(req);
-    if (!rp) throw invalid(msg('passkey.unavailable_here'));
+    if (!rp) throw invalid('errors.security.passkey_unavailable');
     const [a, b] = (await settings.get()).couple_names;
     const { options, ceremony } = await security.passkeys.registrationOptions(rp, `${a} & ${b}`, account(req));
     req.session.webauthn = ceremony;
@@ -50,11 +51,11 @@ export function securityRouter(security: SecurityService, settings: SettingsServ
 
   s.post('/passkeys', async (req, res) => {
     const { rp } = rpOf(req);
-    if (!rp) throw invalid(msg('passkey.unavailable_here'));
+    if (!rp) throw invalid('errors.security.passkey_unavailable');
     const user = account(req);
     const body = (req.body ?? {}) as Record<string, unknown>;
     const count = (await security.factors(user.id)).passkeys;
-    const name = passkeyName(body.name, msg('passkey.default_name', { n: count + 1 }));
+    const name = passkeyName(body.name, translate(languageOf(req), 'answers.passkey_default_name', { n: count + 1 }));
     const ceremony = req.session.webauthn;
     delete req.session.webauthn;
     const id = await security.passkeys.register(rp, ceremony && Date.now() - ceremony.at <= CEREMONY_MS ? ceremony : undefined, user.id, body.response, name);
@@ -114,7 +115,7 @@ export function securityRouter(security: SecurityService, settings: SettingsServ
 
   // An admin helps someone who lost their phone: that account signs in with its password again.
   r.post('/security/reset/:userId', requirePermission('can_manage_users'), async (req, res) => {
-    if (!/^\d+$/.test(String(req.params.userId))) throw invalid(msg('users.id_not_number'));
+    if (!/^\d+$/.test(String(req.params.userId))) throw invalid('errors.users.id_not_number');
     const id = Number(req.params.userId);
     await security.resetAll(id);
     req.audit('two_step.reset', { ids: [id] });

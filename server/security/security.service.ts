@@ -8,7 +8,6 @@ import { Passkeys } from './passkeys.js';
 import { hashRecoveryCode, isRecoveryCodeShape, newRecoveryCode, RECOVERY_CODE_COUNT } from './recovery-codes.js';
 import { passkeyRowToInfo, SecurityRepo } from './security.repo.js';
 import { matchStep, newSecret, otpauthUrl } from './totp.js';
-import { msg } from './messages.js';
 
 /** What a sign-in with the right password still needs. */
 export type NextStep = 'done' | 'code' | 'passkey' | 'setup';
@@ -87,7 +86,7 @@ export class SecurityService {
 
   /** A new secret to scan; turned on only once a code from it is typed back (enableTwoStep). */
   async startTwoStep(user: { id: number; username: string }): Promise<{ secret: string; otpauth_url: string; qr_svg: string }> {
-    if (await this.repo.twoStep(user.id)) throw conflict(msg('two_step.already_on'));
+    if (await this.repo.twoStep(user.id)) throw conflict('errors.security.two_step_already_on');
     const secret = newSecret();
     const [a, b] = (await this.settings.get()).couple_names;
     const url = otpauthUrl(secret, user.username, `${a} & ${b}`);
@@ -101,25 +100,25 @@ export class SecurityService {
 
   /** Turns codes on when `code` comes from `secret`; answers the recovery codes, shown once. */
   async enableTwoStep(userId: number, secret: string | undefined, code: unknown): Promise<string[]> {
-    if (!secret) throw invalid(msg('two_step.setup_again'));
+    if (!secret) throw invalid('errors.security.setup_again');
     const step = typeof code === 'string' ? matchStep(secret, code.trim(), this.now()) : null;
-    if (step === null) throw new AppError('invalid_input', msg('two_step.code_wrong_setup'));
+    if (step === null) throw new AppError('invalid_input', 'errors.security.code_wrong_setup');
     const { codes, hashes } = await this.newRecoveryCodes();
-    if (!(await this.repo.enableTwoStep(userId, secret, step, hashes))) throw conflict(msg('two_step.already_on'));
+    if (!(await this.repo.enableTwoStep(userId, secret, step, hashes))) throw conflict('errors.security.two_step_already_on');
     return codes;
   }
 
   /** Turning codes off takes a current code (or a recovery code); never the last factor while two-step is required. */
   async disableTwoStep(userId: number, code: unknown): Promise<void> {
-    if (!(await this.repo.twoStep(userId))) throw conflict(msg('two_step.not_on'));
+    if (!(await this.repo.twoStep(userId))) throw conflict('errors.security.two_step_not_on');
     const f = await this.factors(userId);
-    if (f.passkeys === 0 && (await this.required())) throw conflict(msg('two_step.keep_one'));
+    if (f.passkeys === 0 && (await this.required())) throw conflict('errors.security.keep_one');
     if (!(await this.checkCode(userId, code)).ok) throw wrongCode();
     await this.repo.disableTwoStep(userId);
   }
 
   async replaceRecoveryCodes(userId: number, code: unknown): Promise<string[]> {
-    if (!(await this.repo.twoStep(userId))) throw conflict(msg('two_step.not_on'));
+    if (!(await this.repo.twoStep(userId))) throw conflict('errors.security.two_step_not_on');
     if (!(await this.checkCode(userId, code)).ok) throw wrongCode();
     const { codes, hashes } = await this.newRecoveryCodes();
     await this.repo.replaceRecoveryCodes(userId, hashes);
@@ -127,20 +126,20 @@ export class SecurityService {
   }
 
   async renamePasskey(userId: number, id: string, name: unknown): Promise<void> {
-    if (!(await this.repo.renamePasskey(userId, id, passkeyName(name)))) throw notFound(msg('passkey.not_found'));
+    if (!(await this.repo.renamePasskey(userId, id, passkeyName(name)))) throw notFound('errors.security.passkey_not_found');
   }
 
   async removePasskey(userId: number, id: string): Promise<void> {
     const f = await this.factors(userId);
-    if (f.passkeys <= 1 && !f.twoStep && (await this.required()) && (await this.repo.passkey(id))?.user_id === userId) throw conflict(msg('two_step.keep_one'));
-    if (!(await this.repo.removePasskey(userId, id))) throw notFound(msg('passkey.not_found'));
+    if (f.passkeys <= 1 && !f.twoStep && (await this.required()) && (await this.repo.passkey(id))?.user_id === userId) throw conflict('errors.security.keep_one');
+    if (!(await this.repo.removePasskey(userId, id))) throw notFound('errors.security.passkey_not_found');
   }
 
   /** An admin turns require_two_step on: only with a factor of their own, or they would lock themselves in. */
   async checkRequireTwoStep(turningOn: boolean, adminId: number): Promise<void> {
     if (!turningOn) return;
     const f = await this.factors(adminId);
-    if (f.passkeys === 0 && !f.twoStep) throw conflict(msg('two_step.require_own_first'));
+    if (f.passkeys === 0 && !f.twoStep) throw conflict('errors.security.require_own_first');
   }
 
   /** For an admin helping someone who lost their phone: every passkey and code of the account goes. */
@@ -149,15 +148,15 @@ export class SecurityService {
   }
 }
 
-export const wrongCode = () => new AppError('not_signed_in', msg('signin.code_wrong'));
+export const wrongCode = () => new AppError('not_signed_in', 'errors.security.code_wrong');
 
 /** A passkey's name: trimmed, control characters removed, 1 to 60 characters. */
 export function passkeyName(raw: unknown, fallback?: string): string {
   const name = typeof raw === 'string' ? raw.replace(/[\u0000-\u001f\u007f-\u009f]/g, '').trim() : '';
   if (!name) {
     if (fallback !== undefined) return fallback;
-    throw invalid(msg('passkey.name_missing'));
+    throw invalid('errors.security.passkey_name_missing');
   }
-  if ([...name].length > PASSKEY_NAME_MAX) throw invalid(msg('passkey.name_too_long', { max: PASSKEY_NAME_MAX }));
+  if ([...name].length > PASSKEY_NAME_MAX) throw invalid('errors.security.passkey_name_too_long', { max: PASSKEY_NAME_MAX });
   return name;
 }

@@ -20,6 +20,7 @@ import { ExportButtons } from '../../components/admin/ExportButtons';
 import { DayStatus } from '../../components/admin/WallPauseButton';
 import { t } from '../../components/admin/t';
 import { MissingTools } from '../../components/admin/MissingTools';
+import { NotifyFailures } from '../../components/admin/security/NotifyFailures';
 
 /** SPEC §9: the dashboard reloads every 30 s. */
 export const DASHBOARD_REFRESH_MS = 30_000;
@@ -140,6 +141,7 @@ export function DashboardPage() {
       </div>
 
       <MissingTools tools={data.missing_tools ?? []} />
+      <NotifyFailures channels={data.notify_failures ?? []} />
 
       <DayStatus canEdit={perms.can_edit_settings} />
 
