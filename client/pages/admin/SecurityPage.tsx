@@ -25,9 +25,10 @@ export function SecurityPage() {
   }, [load]);
 
   // Once the set-up that was required is done, the rest of the panel opens.
+  // Answers to changes carry the account's methods; where passkeys work stays as first read.
   const change = (s: SecurityStatus) => {
     if (status?.setup_required && !s.setup_required) void loadMe(true);
-    setStatus(s);
+    setStatus((old) => ({ ...s, passkey_support: s.passkey_support ?? old?.passkey_support, setup_required: s.setup_required ?? false }));
   };
 
   if (failed) return <ErrorCard message={t('admin.security.load_failed')} onRetry={() => void load()} />;
