@@ -19,6 +19,8 @@ export function createNotificationsModule({ notifications, processing }: { notif
         processing.onFailed((id) => notifications.photoFailed(id)),
         processing.onToolMissing((tool) => notifications.notifier.toolMissing(tool)),
       );
+      // Tools found missing at start (processing starts first): the couple is told, not only the log and dashboard.
+      for (const tool of processing.missingTools()) notifications.notifier.toolMissing(tool);
       notifications.start();
     },
     stop() {
