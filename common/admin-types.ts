@@ -5,6 +5,7 @@
  */
 
 import type { ActivityType, PhotoStatus, Role, ToolName } from './api-types.js';
+import type { ChannelState } from './security-types.js';
 
 // ---- Signing in (SPEC §5, §6) ----
 
@@ -201,6 +202,8 @@ export interface Dashboard {
   user_permissions: Permissions;
   /** Tools processing needs that are not installed, and how many files wait for each. */
   missing_tools: MissingTool[];
+  /** Notification channels that failed their last try (admins only; empty when all work). */
+  notify_failures?: ChannelState[];
 }
 
 /** A tool that is not installed: what cannot be prepared without it, and how many files wait. */

@@ -8,6 +8,7 @@ export type ErrorCode =
   | 'invalid_input' // 400
   | 'not_signed_in' // 401
   | 'forbidden' // 403
+  | 'two_step_required' // 403: set up a passkey or authenticator codes on /admin/security first
   | 'uploads_disabled' // 403
   | 'not_found' // 404
   | 'conflict' // 409

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import express, { Router, type Express } from 'express';
 import session from 'express-session';
+import type { AuditLog } from './audit/audit-log.js';
+import { auditRequests } from './audit/audit.middleware.js';
 import { loadUser, sameOriginOnly } from './auth/auth.middleware.js';
 import { SESSION_LIFETIME_MS, type SqliteSessionStore } from './auth/session-store.js';
 import type { Config } from './config.js';
@@ -24,6 +26,10 @@ export interface AppDeps {
   users: UsersService;
   /** Every feature, mounted in this order. */
   modules: Module[];
+  /** Every request gets req.audit(...), recording to this log. */
+  auditLog: AuditLog;
+  /** Whether a signed-in account must set up a passkey or codes before anything else. */
+  mustSetUp?: (userId: number) => Promise<boolean>;
   /** False while starting and once shutdown begins: /api/health then answers 503. */
   ready?: () => boolean;
   /** The wedding's default_language (settings), for requests that name no language of their own. */
@@ -35,7 +41,7 @@ export interface AppDeps {
 export const SESSION_COOKIE = 'wedding.sid';
 
 /** The Express app; it never listens (server.ts does). */
-export function createApp({ config, sessionSecret, sessions, users, modules, ready, defaultLanguage, look }: AppDeps): Express {
+export function createApp({ config, sessionSecret, sessions, users, modules, auditLog, mustSetUp, ready, defaultLanguage, look }: AppDeps): Express {
   const app = express();
   app.disable('x-powered-by');
   // Read by http/language.ts wherever a request's language is needed (answers, error sentences, pages).
@@ -79,7 +85,8 @@ export function createApp({ config, sessionSecret, sessions, users, modules, rea
       cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_LIFETIME_MS, path: '/' },
     }),
   );
-  app.use(loadUser(users));
+  app.use(loadUser(users, mustSetUp));
+  app.use(auditRequests(auditLog));
 
   const json = express.json({ limit: '1mb' });
 

@@ -4,7 +4,10 @@ import http from 'node:http';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { AuditLog } from './audit/audit-log.js';
+import { createAuditModule } from './audit/audit.module.js';
 import { createAuthModule } from './auth/auth.module.js';
+import { FailureLimiter } from './auth/rate-limit.js';
 import { recoverInterruptedRestore } from './backup/swap.js';
 import { SqliteSessionStore } from './auth/session-store.js';
 import type { Config } from './config.js';
@@ -23,8 +26,13 @@ import { createGuestsModule } from './guests/guests.module.js';
 import type { Module } from './http/module.js';
 import { log } from './log.js';
 import { createPhotosModule } from './photos/photos.module.js';
+import type { Clock } from './notifications/clock.js';
+import { createNotificationsModule } from './notifications/notifications.module.js';
+import { NotificationsService } from './notifications/notifications.service.js';
 import { createProcessing, type Processing } from './processing/processing.service.js';
 import { createQrModule } from './qr/qr.module.js';
+import { createSecurityModule } from './security/security.module.js';
+import { SecurityService } from './security/security.service.js';
 import { createSettingsModule } from './settings/settings.module.js';
 import { SettingsService } from './settings/settings.service.js';
 import { PhotosRepo } from './photos/photos.repo.js';
@@ -42,6 +50,19 @@ export interface Services {
   storage: StorageGuard;
   disk: DiskUsage;
   faces: FacesService;
+  auditLog: AuditLog;
+  security: SecurityService;
+  notifications: NotificationsService;
+}
+
+/** What tests may put in place of the real thing. */
+export interface ServerOverrides {
+  /** The notifications' clock (the 15-minute rule without waiting 15 minutes). */
+  clock?: Clock;
+  /** How long one try of a notification may take. */
+  notifySendTimeoutMs?: number;
+  /** The sign-in limiter (a short window). */
+  limiter?: FailureLimiter;
 }
 
 export interface RunningServer {
@@ -82,7 +103,7 @@ function announceFirstAdmin(config: Config, first: { created: boolean; generated
 }
 
 /** The composition root: builds every service and module once and hands each its dependencies. */
-export async function startServer(config: Config): Promise<RunningServer> {
+export async function startServer(config: Config, overrides: ServerOverrides = {}): Promise<RunningServer> {
   const paths = dataPaths(config.dataDir);
   // A restore killed half way through replacing the site: the old site comes back whole.
   if (recoverInterruptedRestore(config.dataDir) > 0) log.warn('An interrupted restore was undone: the site is as it was before it');
@@ -96,7 +117,8 @@ export async function startServer(config: Config): Promise<RunningServer> {
   sqlite.exec('PRAGMA query_only = ON');
   const writer = new DatabaseWriter({ file: paths.database });
   const db = createKysely(sqlite, writer);
-  const { storage, disk } = createStorageGuard({ config, paths, db, sqlite, writer });
+  let notifications: NotificationsService | undefined;
+  const { storage, disk } = createStorageGuard({ config, paths, db, sqlite, writer, onRefused: () => notifications?.notifier.uploadRefused() });
   let ready = false;
 
   const sessions = new SqliteSessionStore(sqlite, { writer });
@@ -113,13 +135,28 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const bus = new EventBus(db);
   const processing = createProcessing({ config, paths, db });
   const facesModule = createFacesModule({ db, paths, settings, bus, faceWorkers: config.faceWorkers, faceNice: config.faceNice });
+  const auditLog = new AuditLog(db);
+  const security = new SecurityService(db, settings);
+  const limiter = overrides.limiter ?? new FailureLimiter();
+  notifications = new NotificationsService({
+    db,
+    settings,
+    publicUrl: config.publicUrl,
+    clock: overrides.clock,
+    sendTimeoutMs: overrides.notifySendTimeoutMs,
+    storage: { used: () => disk.used(), limit: () => disk.limit(config.storageLimitBytes) },
+  });
   const modules: Module[] = [
-    createAuthModule({ config, users, sessions }),
+    // First: it notes where admins reach the panel, for links in messages.
+    createNotificationsModule({ notifications, processing }),
+    createAuthModule({ config, users, security, sessions, limiter }),
+    createSecurityModule({ security, settings, config, limiter }),
+    createAuditModule({ auditLog }),
     createUsersModule({ users }),
-    createSettingsModule({ settings, paths }),
+    createSettingsModule({ settings, paths, guard: (body, user) => security.checkRequireTwoStep(body.require_two_step === true, user.id) }),
     createUploadsModule({ config, paths, db, settings, processing, storage }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
-    createDashboardModule({ config, disk, db, users, processing }),
+    createDashboardModule({ config, disk, db, users, processing, notifyStates: () => notifications!.states() }),
     createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),
@@ -128,7 +165,18 @@ export async function startServer(config: Config): Promise<RunningServer> {
   ];
 
   await settings.get(); // warm: every request's language falls back on default_language
-  const app = createApp({ config, sessionSecret: ctx.sessionSecret, sessions, users, modules, ready: () => ready, defaultLanguage: () => settings.defaultLanguage(), look: () => settings.peek() });
+  const app = createApp({
+    config,
+    sessionSecret: ctx.sessionSecret,
+    sessions,
+    users,
+    modules,
+    auditLog,
+    mustSetUp: (id) => security.setupRequired(id),
+    ready: () => ready,
+    defaultLanguage: () => settings.defaultLanguage(),
+    look: () => settings.peek(),
+  });
   const server = http.createServer(app);
   // Uploads over slow phone connections: no request timeout beyond the client's own 2 minutes per chunk.
   server.requestTimeout = 0;
@@ -177,5 +225,5 @@ export async function startServer(config: Config): Promise<RunningServer> {
     return closing;
   };
 
-  return { ctx, services: { settings, users, bus, processing, storage, disk, faces: facesModule.faces }, url, port, server, close };
+  return { ctx, services: { settings, users, bus, processing, storage, disk, faces: facesModule.faces, auditLog, security, notifications }, url, port, server, close };
 }

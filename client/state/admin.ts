@@ -2,6 +2,7 @@ import { signal } from '@preact/signals-react';
 import { navigate } from 'wouter/use-browser-location';
 import type { MeResponse, Permissions } from '../../common/api-types';
 import { adminApi, isUnauthorized } from '../api/admin';
+import { ApiError } from '../api/http';
 
 /** The signed-in admin user and their permission flags; null until known. */
 export const me = signal<MeResponse | null>(null);
@@ -40,6 +41,11 @@ export function setMe(r: MeResponse | null): void {
 
 /** SPEC §8: a 401 on any admin load ends on /admin/login. Returns true when it handled the error. */
 export function handleUnauthorized(err: unknown): boolean {
+  // Two-step sign-in is required and this account has no second factor yet: only its set-up is open.
+  if (err instanceof ApiError && err.code === 'two_step_required') {
+    if (location.pathname !== '/admin/security') navigate('/admin/security', { replace: true });
+    return true;
+  }
   if (!isUnauthorized(err)) return false;
   setMe(null);
   if (location.pathname !== '/admin/login') navigate('/admin/login', { replace: true });

@@ -1,35 +1,117 @@
 import { Router, type Request } from 'express';
-import { requireAuth } from './auth.middleware.js';
+import type { Config } from '../config.js';
+import { AppError, isAppError } from '../errors.js';
+import { relyingParty } from '../security/relying-party.js';
+import type { Passkeys } from '../security/passkeys.js';
+import { requireAccount } from './auth.middleware.js';
 import type { AuthService } from './auth.service.js';
+import type { AuthUser } from './permissions.js';
+import { startPending, startSession } from './sign-in-state.js';
 
-function regenerate(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.regenerate((err) => (err ? reject(err) : resolve())));
-}
-function save(req: Request): Promise<void> {
-  return new Promise((resolve, reject) => req.session.save((err) => (err ? reject(err) : resolve())));
+const who = (user: AuthUser) => {
+  const { permissions, ...shown } = user;
+  return { user: shown, user_permissions: permissions };
+};
+
+/** Refusals by the limit are recorded once a minute per name and address, so a flood of them cannot flood the log. */
+const recentRefusals = new Map<string, number>();
+function firstRefusalThisMinute(key: string): boolean {
+  const now = Date.now();
+  if ((recentRefusals.get(key) ?? 0) > now - 60_000) return false;
+  if (recentRefusals.size >= 10_000) recentRefusals.clear();
+  recentRefusals.set(key, now);
+  return true;
 }
 
-/** /admin/api/login, /logout, /me */
-export function authRouter(auth: AuthService): Router {
+/** Records a failed sign-in in the audit log and passes the error on. */
+function failed(req: Request, username: string | null, method: string, e: unknown): never {
+  if (isAppError(e) && (e.code === 'not_signed_in' || e.code === 'rate_limited')) {
+    const limited = e.code === 'rate_limited';
+    const reason = limited ? 'rate_limited' : method === 'password' ? 'wrong_password' : method === 'code' ? 'wrong_code' : 'passkey_failed';
+    if (!limited || firstRefusalThisMinute(`${username ?? ''}|${req.ip}`)) {
+      req.audit('sign_in.failed', { username: username?.slice(0, 200) || null, detail: { method, reason } });
+    }
+  }
+  throw e;
+}
+
+/** /admin/api/login (password, then a code when the account has one), /login/passkey..., /logout, /me */
+export function authRouter(auth: AuthService, passkeys: Passkeys, config: Config): Router {
   const r = Router();
+  const rpOf = (req: Request) => relyingParty(config.publicUrl, { protocol: req.protocol, host: req.host });
+
+  /** The session now holds the user: activity, last_login, the audit entry, the answer. */
+  const finish = async (req: Request, user: AuthUser, method: string, extra: Record<string, unknown> = {}) => {
+    await startSession(req, user.id);
+    await auth.signedIn(user);
+    req.user = user;
+    req.audit('sign_in', { detail: { method, ...extra } });
+  };
 
   r.post('/login', async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const username = typeof body.username === 'string' ? body.username.trim() : '';
     const password = typeof body.password === 'string' ? body.password : '';
-    const user = await auth.signIn(username, password, req.ip);
+    let user: AuthUser;
+    try {
+      user = await auth.signIn(username, password, req.ip);
+    } catch (e) {
+      failed(req, username, 'password', e);
+    }
+    const next = await auth.nextStep(user);
+    if (next === 'code') {
+      await startPending(req, user);
+      return res.json({ success: true, needs_code: true });
+    }
+    if (next === 'passkey') return res.json({ success: true, needs_passkey: true });
+    await finish(req, user, 'password', next === 'setup' ? { setup_required: true } : {});
+    res.json({ success: true, ...who(user), ...(next === 'setup' ? { needs_setup: true } : {}) });
+  });
 
-    await regenerate(req); // a fresh id on sign-in: no session fixation
-    req.session.userId = user.id;
-    req.session.signedInAt = Date.now();
-    await save(req);
-    await auth.signedIn(user);
-    const { permissions, ...shown } = user;
-    res.json({ success: true, user: shown, user_permissions: permissions });
+  r.post('/login/code', async (req, res) => {
+    const pending = req.session?.pending;
+    if (!pending || pending.until < Date.now()) {
+      throw new AppError('not_signed_in', 'errors.security.code_timed_out', undefined, { expired: true });
+    }
+    let result;
+    try {
+      result = await auth.checkCode(pending, (req.body as Record<string, unknown> | undefined)?.code, req.ip);
+    } catch (e) {
+      failed(req, pending.username, 'code', e);
+    }
+    const { user, check } = result;
+    await finish(req, user, check.recovery ? 'password+recovery_code' : 'password+code', check.recovery ? { recovery_codes_left: check.left } : {});
+    res.json({ success: true, ...who(user), ...(check.recovery ? { recovery_codes_left: check.left } : {}) });
+  });
+
+  // Signing in with a passkey needs no username: the browser offers this site's passkeys.
+  r.post('/login/passkey/options', async (req, res) => {
+    const { rp, support } = rpOf(req);
+    if (!rp) return res.json({ success: true, passkey_support: support, options: null });
+    res.set('Cache-Control', 'no-store');
+    res.json({ success: true, passkey_support: support, options: await passkeys.authenticationOptions(rp) });
+  });
+
+  r.post('/login/passkey', async (req, res) => {
+    const { rp } = rpOf(req);
+    if (!rp) throw new AppError('invalid_input', 'errors.security.passkey_unavailable');
+    let result;
+    try {
+      result = await auth.passkeyUser(() => passkeys.authenticate(rp, (req.body as Record<string, unknown> | undefined)?.response), req.ip);
+    } catch (e) {
+      failed(req, null, 'passkey', e);
+    }
+    await finish(req, result.user, 'passkey', { passkey: result.passkey });
+    res.json({ success: true, ...who(result.user) });
+  });
+
+  r.get('/login/passkey/support', (req, res) => {
+    res.json({ success: true, passkey_support: rpOf(req).support });
   });
 
   r.post('/logout', (req, res, next) => {
     if (!req.session) return res.json({ success: true });
+    if (req.user || req.setupUser) req.audit('sign_out');
     req.session.destroy((err) => {
       if (err) return next(err);
       res.clearCookie('wedding.sid', { path: '/' });
@@ -37,9 +119,9 @@ export function authRouter(auth: AuthService): Router {
     });
   });
 
-  r.get('/me', requireAuth, (req, res) => {
-    const { permissions, ...user } = req.user!;
-    res.json({ success: true, user, user_permissions: permissions });
+  r.get('/me', requireAccount, (req, res) => {
+    const user = (req.user ?? req.setupUser)!;
+    res.json({ success: true, ...who(user), ...(req.setupUser ? { setup_required: true } : {}) });
   });
 
   return r;

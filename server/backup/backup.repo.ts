@@ -6,7 +6,7 @@ import { openDatabase, type Sqlite } from '../db/open.js';
 /** Children first (face_matches refers to face_guests). */
 const FACE_TABLES = ['face_matches', 'face_boxes', 'face_guests'] as const;
 
-const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads'] as const;
+const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads', 'audit_log', 'passkeys'] as const;
 
 /**
  * Copies the live database to `dest` with SQLite's online backup API: safe while the site

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { ChannelState } from '../../common/security-types.js';
 import type { Config } from '../config.js';
 import type { DB } from '../db/schema.js';
 import type { Module } from '../http/module.js';
@@ -14,10 +15,11 @@ export interface DashboardModuleDeps {
   db: Kysely<DB>;
   users: UsersService;
   processing: Pick<Processing, 'missingTools'>;
+  notifyStates?: () => Promise<ChannelState[]>;
 }
 
 /** GET /admin/api/dashboard. */
-export function createDashboardModule({ config, disk, db, users, processing }: DashboardModuleDeps): Module {
-  const dashboard = new DashboardService({ disk, db, users, storageLimitBytes: config.storageLimitBytes, missingTools: () => processing.missingTools() });
+export function createDashboardModule({ config, disk, db, users, processing, notifyStates }: DashboardModuleDeps): Module {
+  const dashboard = new DashboardService({ disk, db, users, storageLimitBytes: config.storageLimitBytes, missingTools: () => processing.missingTools(), notifyStates });
   return { name: 'dashboard', adminApi: [dashboardRouter(dashboard)] };
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Dashboard, MissingTool, ToolName } from '../../common/api-types.js';
+import type { ChannelState } from '../../common/security-types.js';
 import { latestActivity } from '../activity/activity.repo.js';
 import type { AuthUser } from '../auth/permissions.js';
 import type { DB } from '../db/schema.js';
@@ -43,6 +44,8 @@ export interface DashboardDeps {
   storageLimitBytes: number | undefined;
   /** Tools processing needs that are not installed. */
   missingTools: () => readonly ToolName[];
+  /** How the notification channels fare (read from memory: never waits for a receiver). */
+  notifyStates?: () => Promise<ChannelState[]>;
 }
 
 /** The admin dashboard: counts, trend, cameras, disk use, activity, newest photos, user statistics. */
@@ -62,7 +65,7 @@ export class DashboardService {
     const days = lastDays(TREND_DAYS, now);
     const weekAgo = new Date(now.getTime() - RECENT_DAYS * DAY_MS).toISOString();
     const missing = this.deps.missingTools();
-    const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats, contributors, missingTools] = await Promise.all([
+    const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats, contributors, missingTools, notify] = await Promise.all([
       this.photos.totals(),
       this.repo.countSince(weekAgo),
       this.repo.uploadsPerDay(`${days[0]}T00:00:00Z`),
@@ -74,6 +77,7 @@ export class DashboardService {
       user.permissions.can_manage_users ? this.deps.users.stats() : undefined,
       this.guests.uploaders(TOP_CONTRIBUTORS),
       this.missing(missing),
+      user.permissions.can_edit_settings && this.deps.notifyStates ? this.deps.notifyStates() : undefined,
     ]);
     return {
       stats: {
@@ -95,6 +99,7 @@ export class DashboardService {
       top_contributors: contributors,
       user_permissions: user.permissions,
       missing_tools: missingTools,
+      ...(notify ? { notify_failures: notify.filter((c) => !c.ok) } : {}),
     };
   }
 

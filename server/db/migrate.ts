@@ -10,6 +10,7 @@ import * as m0008 from './migrations/2026-11-22-0008-guests.js';
 import * as m0009 from './migrations/2026-11-22-0009-activity-message.js';
 import * as m0010 from './migrations/2026-11-22-0010-recovered-photos.js';
 import * as m0026 from './migrations/2026-11-22-0026-faces.js';
+import * as m0101 from './migrations/2026-11-23-0001-accounts-audit.js';
 
 // An explicit map (not a folder scan) so the migrations survive bundling.
 // Add new files here in order; never edit one that has shipped.
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0009-activity-message': m0009,
   '2026-11-22-0010-recovered-photos': m0010,
   '2026-11-22-0026-faces': m0026,
+  '2026-11-23-0001-accounts-audit': m0101,
 };
 
 /**

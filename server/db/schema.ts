@@ -149,6 +149,61 @@ export interface FaceBoxesTable {
   boxes: string;
 }
 
+/** One admin action or sign-in: who, what, which ids, when, from where. */
+export interface AuditLogTable {
+  id: Generated<number>;
+  /** ISO 8601. */
+  at: string;
+  /** Null for a failed sign-in under an unknown name. */
+  user_id: number | null;
+  /** As it was at the time (kept after the account is gone), or as typed at a failed sign-in. */
+  username: string | null;
+  action: string;
+  /** JSON array of the ids acted on. */
+  ids: string | null;
+  /** JSON object with whatever else says what happened. */
+  detail: string | null;
+  address: string | null;
+}
+
+/** The random WebAuthn user handle of an account (its passkeys carry it, never the username). */
+export interface WebauthnHandlesTable {
+  user_id: number;
+  handle: string;
+}
+
+export interface PasskeysTable {
+  /** The credential id, base64url. */
+  id: string;
+  user_id: number;
+  public_key: Uint8Array;
+  counter: number;
+  /** JSON array of the authenticator's transports. */
+  transports: string | null;
+  device_type: string | null;
+  backed_up: number;
+  name: string;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** An account's authenticator-code secret (base32) once it is turned on. */
+export interface TwoStepTable {
+  user_id: number;
+  secret: string;
+  enabled_at: string;
+  /** The last 30-second step a code was accepted for: each code signs in once. */
+  last_step: number;
+}
+
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  /** SHA-256 of the normalised code; the code itself is shown once and never stored. */
+  code_hash: string;
+  used_at: string | null;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -162,6 +217,11 @@ export interface DB {
   face_guests: FaceGuestsTable;
   face_matches: FaceMatchesTable;
   face_boxes: FaceBoxesTable;
+  audit_log: AuditLogTable;
+  webauthn_handles: WebauthnHandlesTable;
+  passkeys: PasskeysTable;
+  two_step: TwoStepTable;
+  recovery_codes: RecoveryCodesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -173,3 +233,6 @@ export type PhotoUpdate = Updateable<PhotosTable>;
 export type UploadRow = Selectable<UploadsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type ActivityRow = Selectable<ActivityTable>;
+export type AuditLogRow = Selectable<AuditLogTable>;
+export type NewAuditLogRow = Insertable<AuditLogTable>;
+export type PasskeyRow = Selectable<PasskeysTable>;

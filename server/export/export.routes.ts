@@ -57,6 +57,7 @@ async function sendArchive(service: ExportService, request: ExportRequest, req: 
     res.end();
     return;
   }
+  req.audit('export.zip', request.kind === 'selected' ? { ids: request.ids, detail: { scope: 'selected' } } : { detail: { scope: request.kind } });
   res.flushHeaders();
   const run = service.start(request, () => {
     if (!res.destroyed) res.destroy();

@@ -10,6 +10,7 @@ export const STATUS: Record<ErrorCode, number> = {
   invalid_input: 400,
   not_signed_in: 401,
   forbidden: 403,
+  two_step_required: 403,
   uploads_disabled: 403,
   not_found: 404,
   conflict: 409,

@@ -54,6 +54,7 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
     const ids = photoIds(req.body);
     const action = bulkAction(req.body);
     const result = await photos.bulkVisibility(ids, action === 'show', req.user!);
+    req.audit(action === 'show' ? 'photo.bulk_show' : 'photo.bulk_hide', { ids });
     const lang = languageOf(req);
     const done = translate(lang, action === 'show' ? 'answers.photos_shown' : 'answers.photos_hidden', { count: result.updated });
     const missing = result.not_found.length ? translate(lang, 'answers.photos_not_found', { count: result.not_found.length }) : '';
@@ -63,42 +64,56 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
   r.delete('/photos/bulk-delete', deleter, async (req, res) => {
     const ids = photoIds(req.body);
     const result = await photos.bulkDelete(ids, req.user!);
+    req.audit('photo.bulk_delete', { ids, detail: { deleted: result.deleted, failed: result.failed_deletes.length } });
     const lang = languageOf(req);
     const failed = result.failed_deletes.length ? translate(lang, 'answers.photos_not_deleted', { count: result.failed_deletes.length }) : '';
     res.json({ success: true, message: translate(lang, 'answers.photos_deleted', { count: result.deleted }) + failed, ...result });
   });
 
-  r.post('/photos/regenerate-all-thumbnails', moderator, async (_req, res) => {
+  r.post('/photos/regenerate-all-thumbnails', moderator, async (req, res) => {
+    req.audit('photo.regenerate_all');
     const { statistics, running } = await photos.regenerateAll();
     res.json({ success: true, statistics, running });
   });
 
   r.post('/photos/:id/toggle-visibility', anyAdmin, async (req, res) => {
-    res.json({ success: true, photo: await photos.toggle(s(req.params.id), req.user!) });
+    const photo = await photos.toggle(s(req.params.id), req.user!);
+    req.audit(photo.is_visible ? 'photo.show' : 'photo.hide', { ids: [photo.id] });
+    res.json({ success: true, photo });
   });
   r.post('/photos/:id/approve', anyAdmin, async (req, res) => {
-    res.json({ success: true, photo: await photos.setVisible(s(req.params.id), true, req.user!) });
+    const photo = await photos.setVisible(s(req.params.id), true, req.user!);
+    req.audit('photo.approve', { ids: [photo.id] });
+    res.json({ success: true, photo });
   });
   r.post('/photos/:id/hide', anyAdmin, async (req, res) => {
-    res.json({ success: true, photo: await photos.setVisible(s(req.params.id), false, req.user!) });
+    const photo = await photos.setVisible(s(req.params.id), false, req.user!);
+    req.audit('photo.hide', { ids: [photo.id] });
+    res.json({ success: true, photo });
   });
 
   r.delete('/photos/:id/delete', deleter, async (req, res) => {
     const row = await photos.delete(s(req.params.id), req.user!);
+    req.audit('photo.delete', { ids: [row.id], detail: { filename: row.original_filename } });
     res.json({ success: true, message: translate(languageOf(req), 'answers.photo_deleted', { name: row.original_filename }) });
   });
 
   r.post('/photos/:id/rotate', moderator, async (req, res) => {
     const degrees = rotationDegrees(req.body);
-    res.json({ success: true, photo: await photos.rotate(s(req.params.id), degrees) });
+    const photo = await photos.rotate(s(req.params.id), degrees);
+    req.audit('photo.rotate', { ids: [photo.id], detail: { degrees } });
+    res.json({ success: true, photo });
   });
   r.post('/photos/:id/regenerate-thumbnail', moderator, async (req, res) => {
-    res.json({ success: true, photo: await photos.regenerate(s(req.params.id)) });
+    const photo = await photos.regenerate(s(req.params.id));
+    req.audit('photo.regenerate_thumbnail', { ids: [photo.id] });
+    res.json({ success: true, photo });
   });
 
   r.get('/photos/:id/download', anyAdmin, async (req, res) => {
     const row = await photos.get(s(req.params.id));
     const token = tokens.create(row.id, req.user!.id);
+    req.audit('photo.download', { ids: [row.id] });
     res.set('Cache-Control', 'no-store');
     res.json({ success: true, download_url: `/media/${encodeURIComponent(row.id)}/original?token=${token}` });
   });

@@ -22,3 +22,12 @@ export function isMachineFailure(e: unknown): boolean {
   }
   return false;
 }
+
+/** The tool (ffmpeg, ffprobe, heif-convert) that is not installed, when that is why `e` happened; else null. */
+export function missingTool(e: unknown): string | null {
+  for (let cur = e, depth = 0; cur instanceof Error && depth < 5; cur = cur.cause, depth++) {
+    const m = /^(\S+) could not be started: .*\bENOENT\b/.exec(cur.message);
+    if (m) return m[1].split('/').pop() ?? m[1];
+  }
+  return null;
+}

@@ -7,7 +7,7 @@ import type { DB } from '../db/schema.js';
 import { AppError, invalid } from '../errors.js';
 import { log } from '../log.js';
 import { PhotosRepo } from '../photos/photos.repo.js';
-import { isMachineFailure } from './failures.js';
+import { isMachineFailure, missingTool } from './failures.js';
 import { MediaError } from './failures.js';
 import { MediaWorker } from './media-worker-client.js';
 import { ProcessingRepo } from './processing.repo.js';
@@ -49,6 +49,10 @@ export interface Processing {
   onWebCopy(fn: (photoId: string) => Promise<void>): () => void;
   /** Tools processing needs that are not installed (looked for at start and every TOOL_CHECK_MS). */
   missingTools(): readonly ToolName[];
+  /** Calls `fn` when an upload ends up "could not be processed". */
+  onFailed(fn: (photoId: string) => Promise<void>): () => void;
+  /** Calls `fn` with a tool's name (ffmpeg, ffprobe, heif-convert) when it could not be started because it is not installed. */
+  onToolMissing(fn: (tool: string) => void): () => void;
   /** Resolves when no job is queued or running. */
   idle(): Promise<void>;
   start(): void;
@@ -170,8 +174,18 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     }
   };
 
+  const failedListeners = new Set<(photoId: string) => Promise<void>>();
+  const toolListeners = new Set<(tool: string) => void>();
+
   const run = async (job: Job): Promise<unknown> => {
-    const result = await runJob(job);
+    let result: unknown;
+    try {
+      result = await runJob(job);
+    } catch (e) {
+      const tool = missingTool(e);
+      if (tool) for (const fn of toolListeners) fn(tool);
+      throw e;
+    }
     await announceProcessed(job);
     return result;
   };
@@ -198,7 +212,10 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       run,
       async failed(job, error) {
         // Admin operations record their own errors (a refused rotation leaves the photo as it was).
-        if (job.type === 'process-media' || job.type === 'transcode') await photos.markError(job.payload.photoId, error.message);
+        if (job.type === 'process-media' || job.type === 'transcode') {
+          await photos.markError(job.payload.photoId, error.message);
+          for (const fn of failedListeners) await fn(job.payload.photoId).catch((e) => log.warn(`After the failure of ${job.payload.photoId}`, e));
+        }
       },
     },
   );
@@ -250,6 +267,14 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     },
     onWebCopy: (fn) => transcoder.onWebCopy(fn),
     missingTools: () => missing,
+    onFailed(fn) {
+      failedListeners.add(fn);
+      return () => failedListeners.delete(fn);
+    },
+    onToolMissing(fn) {
+      toolListeners.add(fn);
+      return () => toolListeners.delete(fn);
+    },
     idle: () => queue.idle(),
     start: () => {
       missing = missingTools(toolPaths);

@@ -1,11 +1,19 @@
 import type { WeddingSettings } from '../../common/api-types.js';
 import { DEFAULT_THEME } from '../../common/themes.js';
+import type { AccountSettings } from '../../common/security-types.js';
+import { emptyNotify } from '../notifications/notify-settings.js';
 
 /** The wedding content the pages show: declared once, for server and client, in common/api-types.ts. */
 export type { ScheduleItem, WeddingSettings } from '../../common/api-types.js';
 
+/** Everything the settings record holds: the wedding content and the admin-only settings. */
+export type SiteSettings = WeddingSettings & AccountSettings;
+
+/** The keys only admins see (GET /admin/api/settings, masked where secret); the public answer leaves them out. */
+export const ADMIN_ONLY_KEYS = ['require_two_step', 'notify'] as const satisfies readonly (keyof AccountSettings)[];
+
 /** SPEC §2's schedule, the content a fresh install starts with. */
-export function defaultSettings(): WeddingSettings {
+export function defaultSettings(): SiteSettings {
   return {
     couple_names: ['Emma', 'James'],
     welcome_message:
@@ -60,6 +68,8 @@ export function defaultSettings(): WeddingSettings {
     accent_color: null,
     cover_photo_id: null,
     cover_image: null,
+    require_two_step: false,
+    notify: emptyNotify(),
   };
 }
 

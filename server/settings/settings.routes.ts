@@ -10,8 +10,13 @@ import { SHIPPED, translate } from '../i18n/messages.js';
 import { clientDir } from '../paths.js';
 import { lookOf } from './look.js';
 import { matchTag } from '../i18n/negotiate.js';
-import type { SettingsService } from './settings.service.js';
+import type { AuthUser } from '../auth/permissions.js';
+import { adminSettings, publicSettings, type SettingsService } from './settings.service.js';
+import type { SiteSettings } from './settings.defaults.js';
 import { resolveSettings } from './translations.js';
+
+/** Checks a change before it is saved (two-step may be required only by an admin who has it). */
+export type SettingsGuard = (body: Record<string, unknown>, user: AuthUser) => Promise<void>;
 
 const shipped: LanguageInfo[] = LANGUAGES.filter((l) => SHIPPED.includes(l.code)).map((l) => ({ code: l.code, name: l.name, dir: l.dir }));
 
@@ -31,13 +36,13 @@ export function themeFonts(): ThemeFonts {
   return (fontsTable = JSON.parse(fs.readFileSync(file, 'utf8')) as ThemeFonts);
 }
 
-async function adminAnswer(settings: SettingsService, req: Request, s?: WeddingSettings): Promise<AdminSettingsResponse> {
+async function adminAnswer(settings: SettingsService, req: Request, s?: SiteSettings): Promise<AdminSettingsResponse> {
   const v = s ?? (await settings.get());
   const lang = languageOf(req);
   const fonts = themeFonts();
   return {
     success: true,
-    settings: v,
+    settings: adminSettings(v),
     themes: THEMES.map((t) => ({ id: t.id, name: translate(lang, t.nameKey), fonts_css: fonts[t.id]?.css ?? null })),
     accent_color_used: lookOf(v).accent,
     cover_url: await settings.coverUrl(v),
@@ -53,7 +58,7 @@ export function publicSettingsRouter(settings: SettingsService): Router {
   r.get('/settings', async (req, res) => {
     const lang = matchTag(req.query.lang, SHIPPED) ?? languageOf(req);
     const s = await settings.get();
-    res.set('Vary', 'Cookie, Accept-Language').json(publicAnswer(s, lang, await settings.coverUrl(s)));
+    res.set('Vary', 'Cookie, Accept-Language').json(publicAnswer(publicSettings(s), lang, await settings.coverUrl(s)));
   });
   return r;
 }
@@ -62,15 +67,21 @@ export function publicSettingsRouter(settings: SettingsService): Router {
 export const settingsAnswer =
   (settings: SettingsService): RequestHandler =>
   async (req, res) => {
+    res.set('Cache-Control', 'no-store');
     res.json(await adminAnswer(settings, req));
   };
 
 /** PUT /admin/api/settings (admin only); GET for the settings page. */
-export function adminSettingsRouter(settings: SettingsService): Router {
+export function adminSettingsRouter(settings: SettingsService, guard?: SettingsGuard): Router {
   const r = Router();
   r.get('/settings', requirePermission('can_edit_settings'), settingsAnswer(settings));
   r.put('/settings', requirePermission('can_edit_settings'), async (req, res) => {
-    res.json(await adminAnswer(settings, req, await settings.update(req.body)));
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (guard && typeof body === 'object' && !Array.isArray(body)) await guard(body, req.user!);
+    const saved = await settings.update(body);
+    // Which settings were sent, never their values (the notification addresses hold secrets).
+    req.audit('settings.update', { detail: { keys: Object.keys(body).slice(0, 50) } });
+    res.json(await adminAnswer(settings, req, saved));
   });
   return r;
 }

@@ -3,7 +3,8 @@ import type { DB } from '../db/schema.js';
 import { msg, type Message } from '../../common/languages.js';
 import { invalid, invalidAll } from '../errors.js';
 import { isShipped, SHIPPED } from '../i18n/messages.js';
-import { defaultSettings, type ScheduleItem, type WeddingSettings } from './settings.defaults.js';
+import { maskNotify, parseNotify } from '../notifications/notify-settings.js';
+import { ADMIN_ONLY_KEYS, defaultSettings, type ScheduleItem, type SiteSettings, type WeddingSettings } from './settings.defaults.js';
 import { SettingsRepo } from './settings.repo.js';
 import { checkWindows, CONTROL_KEYS, parseControls, parseWindow } from './controls.js';
 import { parseTranslations } from './translations.js';
@@ -14,13 +15,13 @@ import { coverUrl, LOOK_KEYS, parseLook } from './look.js';
 export type CoverCheck = (photoId: string) => Promise<boolean>;
 
 /** Told of every saved change (the wall's pause reaches open walls this way). */
-export type SettingsListener = (next: WeddingSettings, previous: WeddingSettings) => void | Promise<void>;
+export type SettingsListener = (next: SiteSettings, previous: SiteSettings) => void | Promise<void>;
 
 const SCHEDULE_FIELDS: (keyof ScheduleItem)[] = ['title', 'day', 'time', 'venue', 'location', 'attire', 'attendance', 'description'];
 
 /** The single settings record, cached in memory (uploads read uploads_enabled on every call). */
 export class SettingsService {
-  private cache: WeddingSettings | undefined;
+  private cache: SiteSettings | undefined;
   private readonly repo: SettingsRepo;
   private readonly listeners = new Set<SettingsListener>();
 
@@ -39,10 +40,10 @@ export class SettingsService {
     if (await this.repo.insertIfMissing(JSON.stringify(data))) this.cache = data;
   }
 
-  async get(): Promise<WeddingSettings> {
+  async get(): Promise<SiteSettings> {
     if (this.cache) return this.cache;
     const stored = await this.repo.read();
-    this.cache = stored ? { ...defaultSettings(), ...(JSON.parse(stored) as Partial<WeddingSettings>) } : defaultSettings();
+    this.cache = stored ? { ...defaultSettings(), ...(JSON.parse(stored) as Partial<SiteSettings>) } : defaultSettings();
     return this.cache;
   }
 
@@ -73,9 +74,9 @@ export class SettingsService {
   }
 
   /** Applies a partial update after validating every field given. */
-  async update(body: unknown): Promise<WeddingSettings> {
+  async update(body: unknown): Promise<SiteSettings> {
     const previous = await this.get();
-    const patch = parseSettingsPatch(body, previous.time_zone);
+    const patch = parseSettingsPatch(body, previous);
     const faces = resolveFaceSettings(previous, patch);
     if ('problem' in faces) throw invalidAll([faces.problem]);
     if (patch.cover_image && patch.cover_image !== previous.cover_image) throw invalid('errors.settings.cover_image');
@@ -87,12 +88,12 @@ export class SettingsService {
   }
 
   /** An uploaded cover image (already stored) becomes the cover. */
-  async setCoverImage(id: string | null): Promise<WeddingSettings> {
+  async setCoverImage(id: string | null): Promise<SiteSettings> {
     const previous = await this.get();
     return this.save({ ...previous, cover_image: id, cover_photo_id: id ? null : previous.cover_photo_id }, previous);
   }
 
-  private async save(next: WeddingSettings, previous: WeddingSettings): Promise<WeddingSettings> {
+  private async save(next: SiteSettings, previous: SiteSettings): Promise<SiteSettings> {
     await this.repo.write(JSON.stringify(next));
     this.cache = next;
     for (const fn of this.listeners) await fn(next, previous);
@@ -106,11 +107,22 @@ export class SettingsService {
   }
 }
 
-export function parseSettingsPatch(body: unknown, timeZone = 'UTC'): Partial<WeddingSettings> {
+/** What anyone may read (GET /api/settings): the admin-only settings left out. */
+export function publicSettings(s: SiteSettings): WeddingSettings {
+  const out: Record<string, unknown> = { ...s };
+  for (const k of ADMIN_ONLY_KEYS) delete out[k];
+  return out as unknown as WeddingSettings;
+}
+
+/** What admins read (GET and PUT /admin/api/settings): every setting, secrets masked. */
+export const adminSettings = (s: SiteSettings): SiteSettings => ({ ...s, notify: maskNotify(s.notify) });
+
+/** `previous`: what is stored, kept where a PUT sends a secret back masked. */
+export function parseSettingsPatch(body: unknown, previous: SiteSettings = defaultSettings()): Partial<SiteSettings> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw invalid('errors.settings.not_object');
   const b = body as Record<string, unknown>;
   const problems: Message[] = [];
-  const out: Partial<WeddingSettings> = {};
+  const out: Partial<SiteSettings> = {};
   const known = new Set([
     'couple_names',
     'welcome_message',
@@ -125,6 +137,7 @@ export function parseSettingsPatch(body: unknown, timeZone = 'UTC'): Partial<Wed
     ...LOOK_KEYS,
     ...CONTROL_KEYS,
     ...FACE_KEYS,
+    ...ADMIN_ONLY_KEYS,
   ]);
   for (const key of Object.keys(b)) if (!known.has(key)) problems.push(msg('errors.settings.unknown', { key }));
 
@@ -195,12 +208,20 @@ export function parseSettingsPatch(body: unknown, timeZone = 'UTC'): Partial<Wed
     const t = parseTranslations(b.translations, problems);
     if (t) out.translations = t;
   }
+  if (b.require_two_step !== undefined) {
+    if (typeof b.require_two_step !== 'boolean') problems.push(msg('errors.rule.boolean', { field: 'require_two_step' }));
+    else out.require_two_step = b.require_two_step;
+  }
+  if (b.notify !== undefined) {
+    const notify = parseNotify(b.notify, previous.notify, problems);
+    if (notify) out.notify = notify;
+  }
   if (b.cover_image !== undefined) {
     if (b.cover_image === null || (typeof b.cover_image === 'string' && /^[a-f0-9-]{1,64}$/.test(b.cover_image))) out.cover_image = b.cover_image;
     else problems.push(msg('errors.settings.cover_image'));
   }
   Object.assign(out, parseControls(b, problems), parseLook(b, problems));
-  Object.assign(out, parseFaceSettings(b, typeof out.time_zone === 'string' ? out.time_zone : timeZone, problems));
+  Object.assign(out, parseFaceSettings(b, typeof out.time_zone === 'string' ? out.time_zone : previous.time_zone, problems));
   if (problems.length > 0) throw invalidAll(problems);
   return out;
 }

@@ -28,6 +28,8 @@ export interface StorageGuardDeps {
   /** Bytes of stored media: originals, derivatives and unfinished uploads. */
   used(): Promise<number>;
   reserve: SpaceReserve;
+  /** Told of every upload refused for lack of space (the couple is notified). */
+  onRefused?: () => void;
 }
 
 /**
@@ -38,6 +40,11 @@ export interface StorageGuardDeps {
  */
 export class StorageGuard {
   constructor(private readonly d: StorageGuardDeps) {}
+
+  private refuse(retryAfter?: number): AppError {
+    this.d.onRefused?.();
+    return storageFull(retryAfter);
+  }
 
   private async freeBytes(): Promise<number> {
     const s = await fs.promises.statfs(this.d.root);
@@ -56,13 +63,13 @@ export class StorageGuard {
   /** A new upload of `bytes`: storage_full when it would pass the limit or the free-space floor. */
   async admit(bytes: number): Promise<void> {
     const free = await this.room();
-    if (free === null || free - bytes < this.d.minFreeBytes) throw storageFull();
-    if (this.d.limitBytes !== undefined && (await this.d.used()) + bytes > this.d.limitBytes) throw storageFull();
+    if (free === null || free - bytes < this.d.minFreeBytes) throw this.refuse();
+    if (this.d.limitBytes !== undefined && (await this.d.used()) + bytes > this.d.limitBytes) throw this.refuse();
   }
 
   /** More bytes of an upload already admitted (a resumed chunked upload): refused only on a full disk. */
   async ensureWritable(): Promise<void> {
-    if ((await this.room()) === null) throw storageFull(FULL_RETRY_AFTER_S);
+    if ((await this.room()) === null) throw this.refuse(FULL_RETRY_AFTER_S);
   }
 
   /**
@@ -72,6 +79,6 @@ export class StorageGuard {
   failure(e: unknown): unknown {
     if (!isDiskFull(e)) return e;
     this.d.reserve.release();
-    return storageFull(FULL_RETRY_AFTER_S);
+    return this.refuse(FULL_RETRY_AFTER_S);
   }
 }

@@ -18,7 +18,7 @@ export { StorageGuard, storageFull, isDiskFull, NO_ROOM } from './storage-guard.
  * the disk fills (its file is DATA_DIR/space-reserve). Stored media are counted by the DiskUsage
  * returned beside it, the one the dashboard shows, so the limit and the dashboard never disagree.
  */
-export function createStorageGuard(d: { config: Config; paths: DataPaths; db: Kysely<DB>; sqlite: Sqlite; writer?: DatabaseWriter }): {
+export function createStorageGuard(d: { config: Config; paths: DataPaths; db: Kysely<DB>; sqlite: Sqlite; writer?: DatabaseWriter; onRefused?: () => void }): {
   storage: StorageGuard;
   disk: DiskUsage;
 } {
@@ -34,6 +34,7 @@ export function createStorageGuard(d: { config: Config; paths: DataPaths; db: Ky
     minFreeBytes: d.config.minFreeBytes,
     used: () => disk.used(),
     reserve,
+    onRefused: d.onRefused,
   });
   return { storage, disk };
 }

@@ -22,18 +22,27 @@ export function usersRouter(users: UsersService): Router {
     res.json({ success: true, users: await users.list() });
   });
   u.post('/', async (req, res) => {
-    res.status(201).json({ success: true, user: await users.create(parseUserInput(req.body, 'create'), req.user!) });
+    const user = await users.create(parseUserInput(req.body, 'create'), req.user!);
+    req.audit('user.create', { ids: [user.id], detail: { username: user.username, role: user.role } });
+    res.status(201).json({ success: true, user });
   });
   u.put('/:id', async (req, res) => {
-    const user = await users.update(userId(req.params.id), parseUserInput(req.body, 'edit'), req.user!, req.sessionID);
+    const input = parseUserInput(req.body, 'edit');
+    const user = await users.update(userId(req.params.id), input, req.user!, req.sessionID);
+    // Which fields changed, never the password itself.
+    req.audit('user.update', { ids: [user.id], detail: { username: user.username, fields: Object.keys(input) } });
     res.json({ success: true, user });
   });
   u.delete('/:id', async (req, res) => {
-    await users.delete(userId(req.params.id), req.user!);
+    const id = userId(req.params.id);
+    await users.delete(id, req.user!);
+    req.audit('user.delete', { ids: [id] });
     res.json({ success: true, message: translate(languageOf(req), 'answers.user_deleted') });
   });
   u.post('/:id/toggle-active', async (req, res) => {
-    res.json({ success: true, user: await users.toggleActive(userId(req.params.id), req.user!) });
+    const user = await users.toggleActive(userId(req.params.id), req.user!);
+    req.audit(user.is_active ? 'user.activate' : 'user.deactivate', { ids: [user.id], detail: { username: user.username } });
+    res.json({ success: true, user });
   });
 
   r.use('/users', u);

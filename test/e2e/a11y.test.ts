@@ -94,7 +94,7 @@ test('guest pages pass axe (WCAG 2.2 AA), with uploads, toasts, the gallery and 
   await check(page, '/admin/login');
   await page.getByPlaceholder('Enter your username').fill('nobody');
   await page.getByPlaceholder('Enter your password').fill('wrong-password');
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await page.getByRole('alert').waitFor();
   await check(page, '/admin/login with an error');
   await context.close();

@@ -23,7 +23,7 @@ describe('admin panel in a browser', () => {
     await page.goto(server.url + '/admin/login');
     await page.getByPlaceholder('Enter your username').fill(ADMIN.username);
     await page.getByPlaceholder('Enter your password').fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign In' }).click();
+    await page.getByRole('button', { name: 'Sign In', exact: true }).click();
     const alert = page.getByRole('alert').filter({ hasText: 'Invalid username or password' });
     await alert.waitFor();
     assert.ok(page.url().endsWith('/admin/login'));

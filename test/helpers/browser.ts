@@ -134,6 +134,6 @@ export async function uiLogin(page: Page, base: string, username = ADMIN.usernam
   await page.goto(base + '/admin/login');
   await page.getByPlaceholder('Enter your username').fill(username);
   await page.getByPlaceholder('Enter your password').fill(password);
-  await page.getByRole('button', { name: 'Sign In' }).click();
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
   await page.waitForURL('**/admin/dashboard');
 }

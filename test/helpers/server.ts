@@ -1,7 +1,7 @@
 import { loadConfig } from '../../server/config.js';
 import { openSqlite, type Sqlite } from '../../server/db/open.js';
 import { setLogLevel } from '../../server/log.js';
-import { startServer, type RunningServer } from '../../server/server.js';
+import { startServer, type RunningServer, type ServerOverrides } from '../../server/server.js';
 import { tempDir } from './temp.js';
 
 export const ADMIN = { username: 'admin', password: 'correct-horse-battery' };
@@ -9,7 +9,11 @@ export const ADMIN = { username: 'admin', password: 'correct-horse-battery' };
 export { tempDir };
 
 /** A real server on port 0 with a real migrated SQLite file in a temp DATA_DIR. */
-export async function startTestServer(env: Record<string, string> = {}, dataDir = tempDir()): Promise<RunningServer & { dataDir: string; writable: () => Sqlite }> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  dataDir = tempDir(),
+  overrides: ServerOverrides = {},
+): Promise<RunningServer & { dataDir: string; writable: () => Sqlite }> {
   setLogLevel((process.env.TEST_LOG_LEVEL as 'silent') ?? 'silent');
   const config = loadConfig({
     PORT: '0',
@@ -20,7 +24,7 @@ export async function startTestServer(env: Record<string, string> = {}, dataDir 
     PROCESSING_CONCURRENCY: '2',
     ...env,
   });
-  const s = await startServer(config);
+  const s = await startServer(config, overrides);
   // The server's own connection (ctx.sqlite) only reads; a test that sets up rows writes
   // through a connection of its own, as another program on the same file would.
   let own: Sqlite | undefined;

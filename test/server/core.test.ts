@@ -59,7 +59,7 @@ test('a malformed JSON body answers code invalid_input, on public and admin APIs
 
 test('health answers 503 with code unavailable while the server is not ready', async () => {
   const { config, sessionSecret, sessions } = s.ctx;
-  const app = createApp({ config, sessionSecret, sessions, users: s.services.users, modules: [], ready: () => false });
+  const app = createApp({ config, sessionSecret, sessions, users: s.services.users, auditLog: s.services.auditLog, modules: [], ready: () => false });
   const server = http.createServer(app);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   try {
@@ -73,7 +73,7 @@ test('health answers 503 with code unavailable while the server is not ready', a
 });
 
 test('every service the tests reach is on services, infrastructure on ctx', () => {
-  assert.deepEqual(Object.keys(s.services).sort(), ['bus', 'disk', 'faces', 'processing', 'settings', 'storage', 'users']);
+  assert.deepEqual(Object.keys(s.services).sort(), ['auditLog', 'bus', 'disk', 'faces', 'notifications', 'processing', 'security', 'settings', 'storage', 'users']);
   assert.equal(s.ctx.paths.root, s.dataDir);
 });
 

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { test } from 'node:test';
 import { ADMIN, startTestServer, TestClient } from '../helpers/server.js';
+import { codeAt } from '../helpers/totp.js';
 
 const CLI = path.resolve('dist/server/reset-password.js');
 const run = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8' });
@@ -23,6 +24,27 @@ test('reset-password gives a locked-out admin a new password while the site runs
     const chosen = run('admin', '--password', 'chosen-password', '--data-dir', s.dataDir);
     assert.equal(chosen.status, 0, chosen.stderr);
     await new TestClient(s.url).login('admin', 'chosen-password');
+  } finally {
+    await s.close();
+  }
+});
+
+test('reset-password --reset-two-step removes the passkeys and codes of a locked-out admin, and the audit log says so', async () => {
+  const s = await startTestServer();
+  try {
+    const admin = new TestClient(s.url);
+    await admin.login();
+    const setup = await admin.post('/admin/api/security/two-step/setup');
+    assert.equal((await admin.post('/admin/api/security/two-step/enable', { code: codeAt(setup.body.secret) })).status, 200);
+    assert.deepEqual((await new TestClient(s.url).post('/admin/api/login', ADMIN)).body, { success: true, needs_code: true });
+    const r = run('admin', '--password', 'after-losing-the-phone', '--reset-two-step', '--data-dir', s.dataDir);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /Passkeys and authenticator codes of admin removed/);
+    const c = new TestClient(s.url);
+    const signedIn = await c.post('/admin/api/login', { username: 'admin', password: 'after-losing-the-phone' });
+    assert.equal(signedIn.body.user.username, 'admin', 'the password alone signs in');
+    const entry = (await c.get('/admin/api/audit?action=user.reset_password')).body.entries[0];
+    assert.deepEqual([entry.username, entry.address, entry.detail], ['admin', 'command line', { two_step_reset: true }]);
   } finally {
     await s.close();
   }

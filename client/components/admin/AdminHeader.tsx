@@ -19,6 +19,8 @@ export function AdminHeader() {
     { href: '/dashboard', label: t('admin.nav.dashboard') },
     { href: '/photos', label: t('admin.nav.photos') },
     ...(perms.can_manage_users ? [{ href: '/users', label: t('admin.nav.users') }] : []),
+    ...(perms.is_admin ? [{ href: '/audit', label: t('admin.nav.audit') }] : []),
+    { href: '/security', label: t('admin.nav.security') },
   ];
 
   const logout = async () => {

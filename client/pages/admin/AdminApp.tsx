@@ -7,6 +7,8 @@ import { PhotosPage } from './PhotosPage';
 import { UsersPage } from './UsersPage';
 import { SettingsPage } from './SettingsPage';
 import { QrPage } from './QrPage';
+import { SecurityPage } from './SecurityPage';
+import { AuditPage } from './AuditPage';
 
 const shell = (page: ReactNode) => <AdminShell>{page}</AdminShell>;
 
@@ -20,6 +22,8 @@ export default function AdminApp() {
       <Route path="/users">{shell(<UsersPage />)}</Route>
       <Route path="/settings">{shell(<SettingsPage />)}</Route>
       <Route path="/qr">{shell(<QrPage />)}</Route>
+      <Route path="/security">{shell(<SecurityPage />)}</Route>
+      <Route path="/audit">{shell(<AuditPage />)}</Route>
       {/* SPEC §2: any other path redirects to / */}
       <Route>
         <Redirect to="~/" replace />

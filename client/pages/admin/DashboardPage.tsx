@@ -21,6 +21,7 @@ import { DayStatus } from '../../components/admin/WallPauseButton';
 import { t } from '../../components/admin/t';
 import { MissingTools } from '../../components/admin/MissingTools';
 import { FaceSearchCard } from '../../components/admin/FaceSearchCard';
+import { NotifyFailures } from '../../components/admin/security/NotifyFailures';
 
 /** SPEC §9: the dashboard reloads every 30 s. */
 export const DASHBOARD_REFRESH_MS = 30_000;
@@ -141,6 +142,7 @@ export function DashboardPage() {
       </div>
 
       <MissingTools tools={data.missing_tools ?? []} />
+      <NotifyFailures channels={data.notify_failures ?? []} />
 
       <DayStatus canEdit={perms.can_edit_settings} />
 

@@ -11,6 +11,7 @@ import { DayControls } from '../../components/admin/DayControls';
 import { LookSettings } from '../../components/admin/LookSettings';
 import { MomentTimes } from '../../components/admin/MomentTimes';
 import { TranslationsEditor } from '../../components/admin/TranslationsEditor';
+import { NotifySettingsSection, TwoStepSetting } from '../../components/admin/security/AccountSettings';
 import { SCHEDULE_FIELDS } from '../../components/admin/schedule-fields';
 import { t } from '../../components/admin/t';
 
@@ -186,6 +187,8 @@ export function SettingsPage() {
         )}
       </section>
       <TranslationsEditor value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
+      <TwoStepSetting value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
+      <NotifySettingsSection value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
       <div className="settings-save">
         <button type="submit" className="btn" disabled={saving}>
           {saving ? t('admin.settings.saving') : t('admin.settings.save')}
