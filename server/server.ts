@@ -18,6 +18,7 @@ import { EventBus } from './events/bus.js';
 import { createEventsModule } from './events/events.module.js';
 import { createExportModule } from './export/export.module.js';
 import { createGuestsModule } from './guests/guests.module.js';
+import { createHeartsModule } from './hearts/hearts.module.js';
 import type { Module } from './http/module.js';
 import { log } from './log.js';
 import { createPhotosModule } from './photos/photos.module.js';
@@ -115,6 +116,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),
     createGuestsModule({ db, paths, bus }),
+    createHeartsModule({ db }),
   ];
 
   await settings.get(); // warm: every request's language falls back on default_language

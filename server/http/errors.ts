@@ -20,6 +20,7 @@ export const STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   unavailable: 503,
   storage_full: 507,
+  downloads_off: 404,
   internal: 500,
 };
 

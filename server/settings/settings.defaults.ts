@@ -53,6 +53,8 @@ export function defaultSettings(): WeddingSettings {
     show_uploader_names: true,
     default_language: 'en',
     translations: {},
+    guest_downloads: true,
+    wall_source: 'all',
   };
 }
 

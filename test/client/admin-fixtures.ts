@@ -24,6 +24,12 @@ export function photo(over: Partial<AdminPhoto> = {}): AdminPhoto {
     processing_error: null,
     approved_at: null,
     waiting_for: null,
+    hearts: 0,
+    highlighted: false,
+    similar_group: null,
+    similar_count: 1,
+    quality_flags: [],
+    sharpness: null,
     ...over,
   };
 }

@@ -38,6 +38,9 @@ export function item(i: number, p: Partial<GalleryItem> = {}): GalleryItem {
     moment: null,
     uploader_name: null,
     duration: null,
+    hearts: 0,
+    hearted: false,
+    highlighted: false,
     ...p,
   };
 }
