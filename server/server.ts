@@ -25,6 +25,7 @@ import { createPhotosModule } from './photos/photos.module.js';
 import { createProcessing, type Processing } from './processing/processing.service.js';
 import { createQrModule } from './qr/qr.module.js';
 import { createSettingsModule } from './settings/settings.module.js';
+import { createSimilarModule } from './similar/similar.module.js';
 import { SettingsService } from './settings/settings.service.js';
 import { createStorageGuard, type StorageGuard } from './storage/storage.js';
 import { createUploadsModule } from './uploads/uploads.module.js';
@@ -117,6 +118,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
     createExportModule({ db, paths, settings }),
     createGuestsModule({ db, paths, bus }),
     createHeartsModule({ db }),
+    createSimilarModule({ db, processing }),
   ];
 
   await settings.get(); // warm: every request's language falls back on default_language

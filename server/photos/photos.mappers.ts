@@ -91,8 +91,9 @@ export const photoRowToAdminPhoto = (r: PhotoRow, missing: readonly ToolName[] =
   waiting_for: (r.status === 'processing' && toolsNeededBy(r.content_type).find((t) => missing.includes(t))) || null,
   hearts: r.hearts,
   highlighted: r.highlighted === 1,
-  similar_group: r.similar_group,
-  similar_count: r.similar_group ? similarCount : 1,
+  // A group whose other photos were deleted is no group any more.
+  similar_group: r.similar_group && similarCount > 1 ? r.similar_group : null,
+  similar_count: r.similar_group && similarCount > 1 ? similarCount : 1,
   quality_flags: parseFlags(r.quality_flags),
   sharpness: r.sharpness,
 });

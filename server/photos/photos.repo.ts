@@ -99,6 +99,21 @@ export class PhotosRepo {
     return Number(r.n);
   }
 
+  /** Processed images without similar-shot and quality measures (stored before they existed), oldest first. */
+  unmeasuredIds(limit?: number): Promise<string[]> {
+    return this.db
+      .selectFrom('photos')
+      .select('id')
+      .where('phash', 'is', null)
+      .where('status', '=', 'complete')
+      .where('display_path', 'is not', null)
+      .where('content_type', 'like', 'image/%')
+      .orderBy('upload_timestamp')
+      .$if(limit !== undefined, (q) => q.limit(limit!))
+      .execute()
+      .then((rows) => rows.map((r) => r.id));
+  }
+
   /** Every photo id, oldest upload first. */
   allIds(): Promise<string[]> {
     return this.db

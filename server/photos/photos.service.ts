@@ -46,6 +46,9 @@ export interface GalleryQuery {
   guestId?: string;
 }
 
+const flagCount = (r: PhotoRow) => (r.quality_flags ? r.quality_flags.split(',').length : 0);
+const bestFirst = (a: PhotoRow, b: PhotoRow) => flagCount(a) - flagCount(b) || (b.sharpness ?? 0) - (a.sharpness ?? 0);
+
 const userName = (u: AuthUser) => u.full_name || u.username;
 const isVideo = (r: Pick<PhotoRow, 'content_type'>) => r.content_type.startsWith('video/');
 
@@ -127,6 +130,8 @@ export class PhotosService {
       this.repo.countAdmin(filter, narrowing),
     ]);
     const pages = Math.ceil(total / perPage);
+    // One group of similar shots is listed best first: the least flagged, then the sharpest.
+    if (narrowing.similarGroup !== undefined) rows.sort(bestFirst);
     return {
       photos: await this.withGroups(rows),
       pagination: { page, per_page: perPage, pages, total, has_prev: page > 1, has_next: page < pages },
