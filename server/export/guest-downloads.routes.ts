@@ -41,9 +41,9 @@ export function guestDownloadsRouter(deps: { service: ExportService; repo: Expor
       throw e.code === 'ENOENT' ? notFound(PHOTO_NOT_FOUND) : e;
     };
     const patches = await gpsPatches(file, photo.content_type).catch(missing);
-    const reader = await HashingFileReader.open(file, patches).catch(missing);
     // The file as it is now (a rotation may have rewritten it since it was stored).
     const size = (await fs.stat(file).catch(missing)).size;
+    const reader = await HashingFileReader.open(file, patches).catch(missing);
     const name = withRealExtension(photo.original_filename, photo.content_type);
     res.writeHead(200, {
       'Content-Type': photo.content_type,
