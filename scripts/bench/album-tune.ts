@@ -2,7 +2,7 @@
 // (test/fixtures) and bursts made from them: each scene shifted 1-3%, re-exposed, recompressed
 // (must group), against every other scene and halves of the large ones (must not).
 // Run: npx tsx scripts/bench/album-tune.ts
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { bitsApart } from '../../server/similar/grouping.js';
 import { measurePixels, qualityFlags, type ImageMeasures, type RawImage } from '../../server/processing/quality.js';
 import { sample } from '../../test/helpers/samples.js';
@@ -19,7 +19,7 @@ async function measure(jpeg: Buffer): Promise<ImageMeasures> {
   return measurePixels(data, info as RawImage);
 }
 
-type Variant = (img: sharp.Sharp, w: number, h: number) => sharp.Sharp;
+type Variant = (img: Sharp, w: number, h: number) => Sharp;
 const shift = (pct: number, dx: number, dy: number): Variant => (img, w, h) => {
   const cw = Math.round(w * (1 - pct / 100));
   const ch = Math.round(h * (1 - pct / 100));

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { sample } from '../helpers/samples.js';
 import { serverWithAdmin, TestClient, userClient, type TestServer } from '../helpers/server.js';
 import { uploadFile } from '../helpers/uploads.js';
@@ -12,7 +12,7 @@ before(async () => ({ s, admin } = await serverWithAdmin()));
 after(() => s.close());
 
 /** A phone-like JPEG of a real scene, taken at `taken` (EXIF), changed by `edit`. */
-async function shot(file: string, taken: string, edit: (img: sharp.Sharp, w: number, h: number) => sharp.Sharp = (i) => i, quality = 85): Promise<Buffer> {
+async function shot(file: string, taken: string, edit: (img: Sharp, w: number, h: number) => Sharp = (i) => i, quality = 85): Promise<Buffer> {
   const src = await sharp(sample(file)).rotate().resize(1200, 1200, { fit: 'inside' }).toBuffer();
   const { width, height } = await sharp(src).metadata();
   return edit(sharp(src), width!, height!)
@@ -20,7 +20,7 @@ async function shot(file: string, taken: string, edit: (img: sharp.Sharp, w: num
     .withExif({ IFD0: { Make: 'Test', Model: 'Phone' }, IFD2: { DateTimeOriginal: taken, OffsetTimeOriginal: '+00:00' } })
     .toBuffer();
 }
-const shifted = (pct: number) => (img: sharp.Sharp, w: number, h: number) => {
+const shifted = (pct: number) => (img: Sharp, w: number, h: number) => {
   const cw = Math.round(w * (1 - pct / 100));
   const ch = Math.round(h * (1 - pct / 100));
   return img.extract({ left: w - cw, top: h - ch, width: cw, height: ch }).resize(w, h);
