@@ -25,7 +25,8 @@ export function createEventsModule(deps: { bus: EventBus; settings?: SettingsSer
   // Pausing or resuming the wall, or choosing what it shows, reaches every open wall at once.
   const stopWallState = deps.settings?.onChange(async (next, previous) => {
     source = next.wall_source;
-    if (next.wall_paused !== previous.wall_paused || next.wall_source !== previous.wall_source) await bus.wallState(next.wall_paused, next.wall_source);
+    const sourceChanged = next.wall_source !== previous.wall_source;
+    if (next.wall_paused !== previous.wall_paused || sourceChanged) await bus.wallState(next.wall_paused, sourceChanged ? next.wall_source : undefined);
   });
   let pruneTimer: NodeJS.Timeout | undefined;
   const prune = () => bus.prune().catch((err) => log.warn('Could not prune old wall events', err));
