@@ -12,10 +12,6 @@ import type { ExportService } from './export.service.js';
 import { gpsPatches } from './gps-free.js';
 import { HashingFileReader } from './zip.js';
 
-// The sentences guests may read (the client decides on `code`).
-export const DOWNLOADS_OFF = 'Downloads are turned off for this gallery.';
-export const TOO_MANY_DOWNLOADS = 'Two downloads of the whole gallery are already running from here. Please wait for one to finish.';
-
 /** Gallery ZIPs one client address may stream at once (a venue's guests often share one address). */
 export const ZIPS_PER_ADDRESS = 2;
 
@@ -29,7 +25,7 @@ export function guestDownloadsRouter(deps: { service: ExportService; repo: Expor
   const zipsByAddress = new Map<string, number>();
 
   const downloadsOn = async () => {
-    if (!(await deps.settings.get()).guest_downloads) throw new AppError('downloads_off', DOWNLOADS_OFF);
+    if (!(await deps.settings.get()).guest_downloads) throw new AppError('downloads_off', 'errors.downloads.off');
   };
 
   r.get('/photos/:id/download', async (req, res) => {
@@ -60,7 +56,7 @@ export function guestDownloadsRouter(deps: { service: ExportService; repo: Expor
     await downloadsOn();
     const address = clientAddress(req);
     const held = zipsByAddress.get(address) ?? 0;
-    if (held >= ZIPS_PER_ADDRESS) throw new AppError('rate_limited', TOO_MANY_DOWNLOADS, { retry_after: 60 });
+    if (held >= ZIPS_PER_ADDRESS) throw new AppError('rate_limited', 'errors.downloads.too_many', { max: ZIPS_PER_ADDRESS }, { retry_after: 60 });
     zipsByAddress.set(address, held + 1);
     let released = false;
     const release = () => {
