@@ -89,6 +89,8 @@ export interface PhotosTable {
   shot_at: number | null;
   /** Shared by a group of similar shots (the id of one of them), null when alone. */
   similar_group: string | null;
+  /** 1: hidden by "Keep this, hide the rest", so it leaves the approval queue (0 again once shown). */
+  set_aside: Generated<number>;
 }
 
 /** One guest's heart on one photo (the guest by the wedding_guest cookie). */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB, NewPhotoRow, PhotoRow, PhotoUpdate } from '../db/schema.js';
 
-/** Which photos an admin list shows: all, visible only, or hidden only (the approval queue). */
+/** Which photos an admin list shows: all, visible only, or hidden only (the approval queue: without those set aside by keep-best). */
 export type AdminFilter = 'all' | 'visible' | 'hidden';
 
 /** Narrowing of an admin list: one guest's photos (by the name they gave), flagged ones, one group of similar shots. */
@@ -78,7 +78,7 @@ export class PhotosRepo {
     if (n.flagged) q = q.where('quality_flags', '>', '');
     if (n.similarGroup !== undefined) q = q.where('similar_group', '=', n.similarGroup);
     if (filter === 'visible') q = q.where('is_visible', '=', 1);
-    if (filter === 'hidden') q = q.where('is_visible', '=', 0);
+    if (filter === 'hidden') q = q.where('is_visible', '=', 0).where('set_aside', '=', 0);
     return q;
   }
 
@@ -129,11 +129,16 @@ export class PhotosRepo {
     if (!ids.length) return [];
     return this.db
       .updateTable('photos')
-      .set(visible ? { is_visible: 1, approved_at: sql<string>`coalesce(approved_at, ${approvedAt})` } : { is_visible: 0 })
+      .set(visible ? { is_visible: 1, set_aside: 0, approved_at: sql<string>`coalesce(approved_at, ${approvedAt})` } : { is_visible: 0 })
       .where('id', 'in', ids)
       .where('is_visible', '=', visible ? 0 : 1)
       .returningAll()
       .execute();
+  }
+
+  /** Hidden by "Keep this, hide the rest": out of the approval queue until shown again. */
+  async setAside(ids: readonly string[]): Promise<void> {
+    if (ids.length) await this.db.updateTable('photos').set({ set_aside: 1 }).where('id', 'in', ids).where('is_visible', '=', 0).execute();
   }
 
   async setHighlighted(id: string, on: boolean): Promise<PhotoRow | undefined> {

@@ -171,6 +171,7 @@ export class PhotosService {
       : [];
     const photo = await this.setVisible(row.id, true, user);
     const hidden = await this.repo.setVisibleMany(others, false, new Date().toISOString());
+    await this.repo.setAside(others);
     await this.announce(hidden, false, userName(user));
     return { photo, hidden_ids: others };
   }

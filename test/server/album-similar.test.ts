@@ -85,7 +85,7 @@ describe('similar shots and quality flags', () => {
     for (const id of [ids.clean, ids.burst1, ids.other]) assert.ok(!flagged.includes(id), id);
   });
 
-  test('keep-best approves the chosen photo and hides the rest of its group; family members get 403', async () => {
+  test('keep-best approves the chosen photo and hides the rest of its group, out of the approval queue; family members get 403', async () => {
     for (const id of [ids.burst1, ids.burst3]) await admin.post(`/admin/api/photos/${id}/approve`);
     const family = await userClient(s.url, admin, 'family');
     const refused = await family.post(`/admin/api/photos/${ids.burst2}/keep-best`);
@@ -99,6 +99,14 @@ describe('similar shots and quality flags', () => {
     assert.deepEqual([...r.body.hidden_ids].sort(), [ids.burst1, ids.burst3].sort());
     assert.equal((await adminPhoto(ids.burst1)).is_visible, false);
     assert.equal((await adminPhoto(ids.burst3)).is_visible, false);
+    const queue = async () => (await admin.get('/admin/api/photos?pending=true&per_page=100')).body.photos.map((p: any) => p.id);
+    const waiting = await queue();
+    for (const id of [ids.burst1, ids.burst2, ids.burst3]) assert.ok(!waiting.includes(id), `${id} dealt with, not waiting`);
+    assert.ok(waiting.includes(ids.other), 'a photo of no group still waits');
+    // Shown and hidden again by hand: an ordinary hidden photo, back in the queue.
+    await admin.post(`/admin/api/photos/${ids.burst1}/approve`);
+    await admin.post(`/admin/api/photos/${ids.burst1}/hide`);
+    assert.ok((await queue()).includes(ids.burst1));
     assert.equal((await admin.post('/admin/api/photos/nope/keep-best')).status, 404);
     const alone = await admin.post(`/admin/api/photos/${ids.clean}/keep-best`);
     assert.deepEqual(alone.body.hidden_ids, []);

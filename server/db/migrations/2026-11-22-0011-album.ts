@@ -17,6 +17,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     `ALTER TABLE photos ADD COLUMN quality_flags TEXT`,
     `ALTER TABLE photos ADD COLUMN shot_at INTEGER`,
     `ALTER TABLE photos ADD COLUMN similar_group TEXT`,
+    // Hidden by "Keep this, hide the rest": dealt with, so the approval queue no longer lists it.
+    `ALTER TABLE photos ADD COLUMN set_aside INTEGER NOT NULL DEFAULT 0`,
     `CREATE TABLE hearts (
        photo_id TEXT NOT NULL REFERENCES photos(id) ON DELETE CASCADE,
        guest_id TEXT NOT NULL,
@@ -49,7 +51,7 @@ export async function down(db: Kysely<any>): Promise<void> {
     `DROP INDEX IF EXISTS photos_highlight_order`,
     `DROP INDEX IF EXISTS photos_loved_order`,
     `DROP TABLE IF EXISTS hearts`,
-    ...['similar_group', 'shot_at', 'quality_flags', 'sharpness', 'phash', 'highlighted', 'hearts'].map((c) => `ALTER TABLE photos DROP COLUMN ${c}`),
+    ...['set_aside', 'similar_group', 'shot_at', 'quality_flags', 'sharpness', 'phash', 'highlighted', 'hearts'].map((c) => `ALTER TABLE photos DROP COLUMN ${c}`),
   ]) {
     await sql.raw(s).execute(db);
   }
