@@ -125,7 +125,7 @@ export function usePhotoActions(reload: () => Promise<void> | void) {
     if (!confirmed && !window.confirm(rejectConfirm())) return;
     await run(() => adminApi.deletePhoto(id), t('admin.photos.reject_failed'));
   };
-  const keepBest = (id: string) => busyRun(id, () => adminApi.keepBest(id), t('admin.photos.keep_best_failed'));
+  const keepBest = (id: string) => busyRun(id, () => adminApi.keepBest(id), t('admin.queue.keep_best_failed'));
   const approveMany = async (ids: string[]) => {
     if (ids.length === 0) return;
     await run(() => adminApi.bulkVisibility(ids, 'show'), t('admin.photos.approve_many_failed'));
