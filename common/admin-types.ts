@@ -100,6 +100,26 @@ export interface AdminPhoto {
   approved_at: string | null;
   /** Still processing because this tool is not installed: the file waits for it. */
   waiting_for: ToolName | null;
+  hearts: number;
+  highlighted: boolean;
+  /** Shared by a group of similar shots (bursts, several guests on one moment); null when alone. */
+  similar_group: string | null;
+  /** How many photos the group holds (1 when alone). */
+  similar_count: number;
+  /** What processing found wrong with the picture; empty when nothing (or not measured). */
+  quality_flags: QualityFlag[];
+  /** Variance of the Laplacian on the measuring copy: higher is sharper; null until measured. */
+  sharpness: number | null;
+}
+
+export type QualityFlag = 'blurry' | 'dark' | 'overexposed';
+
+/** POST /admin/api/photos/{id}/keep-best */
+export interface KeepBestResponse {
+  success: true;
+  photo: AdminPhoto;
+  /** The other photos of its group, now hidden. */
+  hidden_ids: string[];
 }
 
 /** Paging of the admin photo list (page based). */

@@ -22,6 +22,7 @@ export type ErrorCode =
   | 'face_search_off' // 404: face search is not turned on
   | 'consent_required' // 400: the face search's consent box was not ticked
   | 'no_face' // 422: no face in the selfie
+  | 'downloads_off' // 404: guest downloads are turned off
   | 'internal'; // 500
 
 /** Every API error answer. */
@@ -57,6 +58,8 @@ export type {
   BulkDeleteResponse,
   RegenerateAllResponse,
   DownloadResponse,
+  QualityFlag,
+  KeepBestResponse,
   UploaderCount,
   UploadersResponse,
   DashboardStats,
@@ -88,7 +91,23 @@ export interface GalleryItem {
   uploader_name: string | null;
   /** Seconds, for videos (null for photos and when unknown). */
   duration: number | null;
+  /** Guests' hearts on it. */
+  hearts: number;
+  /** Whether this guest (the wedding_guest cookie) hearted it. */
+  hearted: boolean;
+  /** One of the couple's highlights. */
+  highlighted: boolean;
 }
+
+/** PUT/DELETE /api/photos/{id}/heart */
+export interface HeartResponse {
+  success: true;
+  hearted: boolean;
+  hearts: number;
+}
+
+/** GET /api/photos?sort=: newest first (the default) or most hearts first. */
+export type GallerySort = 'newest' | 'loved';
 
 /** A visible photo or video as GET /api/photos and the photo-visible event carry it. */
 export type WallItem = GalleryItem;
@@ -97,8 +116,8 @@ export type WallItem = GalleryItem;
 export interface LiveEventData {
   'photo-visible': GalleryItem;
   'photo-hidden': { id: string };
-  /** The couple paused or resumed the wall. */
-  'wall-state': { paused: boolean };
+  /** The couple paused or resumed the wall, or chose what it shows. */
+  'wall-state': { paused: boolean; source?: WallSource };
 }
 
 /** GET /api/public-url: the address guests reach, and its /live page (for QR codes). */
@@ -211,6 +230,9 @@ export interface LanguageInfo {
 /** manual: new uploads wait for approval; auto: a new upload becomes visible once processed. */
 export type Moderation = 'manual' | 'auto';
 
+/** What the wall shows: every visible photo, or only the couple's highlights. */
+export type WallSource = 'all' | 'highlights';
+
 export interface WeddingSettings {
   couple_names: [string, string];
   welcome_message: string;
@@ -243,6 +265,9 @@ export interface WeddingSettings {
   cover_photo_id: string | null;
   /** An uploaded cover image (POST /admin/api/settings/cover), never in the gallery; it wins over cover_photo_id. */
   cover_image: string | null;
+  /** Guests may download a photo from the viewer and the whole gallery as a ZIP. */
+  guest_downloads: boolean;
+  wall_source: WallSource;
 }
 
 /** A theme the couple can choose (GET /admin/api/settings). */

@@ -5,7 +5,7 @@
 // Protocol: server/processing/worker-protocol.ts.
 import type { Pausable } from './processing/ffmpeg.js';
 import { StepTimeoutError } from './processing/limits.js';
-import { buildDerivatives, encodeWebCopy, type MediaDeps } from './processing/media.js';
+import { buildDerivatives, encodeWebCopy, measureStored, type MediaDeps } from './processing/media.js';
 import { rotateOriginal } from './processing/rotate.js';
 import { configureSharp } from './processing/sharp.js';
 import { sendableError, WORKER_HEARTBEAT_MS, type FromWorker, type ToWorker, type WorkerRequest } from './processing/worker-protocol.js';
@@ -44,7 +44,9 @@ async function run(req: WorkerRequest, deps: MediaDeps): Promise<void> {
               },
               onProgress: throttled((seconds) => send({ type: 'progress', id: req.id, seconds })),
             })
-          : await rotateOriginal(deps.paths, req.photo, req.degrees ?? 90, stepMs);
+          : req.op === 'measure'
+            ? await measureStored(deps, req.photo)
+            : await rotateOriginal(deps.paths, req.photo, req.degrees ?? 90, stepMs);
     send({ type: 'done', id: req.id, value });
   } catch (e) {
     if (leaving) return; // answered already (see replace)

@@ -23,6 +23,7 @@ import { createExportModule } from './export/export.module.js';
 import { createFacesModule } from './faces/faces.module.js';
 import type { FacesService } from './faces/faces.service.js';
 import { createGuestsModule } from './guests/guests.module.js';
+import { createHeartsModule } from './hearts/hearts.module.js';
 import type { Module } from './http/module.js';
 import { log } from './log.js';
 import { createPhotosModule } from './photos/photos.module.js';
@@ -34,6 +35,7 @@ import { createQrModule } from './qr/qr.module.js';
 import { createSecurityModule } from './security/security.module.js';
 import { SecurityService } from './security/security.service.js';
 import { createSettingsModule } from './settings/settings.module.js';
+import { createSimilarModule } from './similar/similar.module.js';
 import { SettingsService } from './settings/settings.service.js';
 import { PhotosRepo } from './photos/photos.repo.js';
 import { createStorageGuard, type StorageGuard } from './storage/storage.js';
@@ -162,6 +164,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createExportModule({ db, paths, settings }),
     createGuestsModule({ db, paths, bus }),
     facesModule,
+    createHeartsModule({ db }),
+    createSimilarModule({ db, processing }),
   ];
 
   await settings.get(); // warm: every request's language falls back on default_language

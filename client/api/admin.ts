@@ -7,6 +7,7 @@ import type {
   DownloadResponse,
   MeResponse,
   PhotoResponse,
+  KeepBestResponse,
   RegenerateAllResponse,
   SettingsResponse,
   AdminSettingsResponse,
@@ -44,14 +45,17 @@ export const adminApi = {
   dashboard: () => getJson<DashboardResponse>(`${A}/dashboard`),
 
   /** The approval queue asks for pending=true (hidden photos only); the All mode for show_all. */
-  photos: (q: { page: number; perPage: number; showAll: boolean; pending: boolean; uploader?: string | null }) => {
+  photos: (q: { page: number; perPage: number; showAll: boolean; pending: boolean; uploader?: string | null; flagged?: boolean }) => {
     const p = new URLSearchParams({ page: String(q.page), per_page: String(q.perPage) });
     if (q.pending) p.set('pending', 'true');
     else p.set('show_all', String(q.showAll));
     if (q.uploader) p.set('uploader', q.uploader);
+    if (q.flagged) p.set('flagged', 'true');
     return getJson<AdminPhotoList>(`${A}/photos?${p}`);
   },
   photoAction: (id: string, action: 'approve' | 'hide') => postJson<PhotoResponse>(`${A}/photos/${encodeURIComponent(id)}/${action}`),
+  highlight: (id: string, highlighted: boolean) => postJson<PhotoResponse>(`${A}/photos/${encodeURIComponent(id)}/highlight`, { highlighted }),
+  keepBest: (id: string) => postJson<KeepBestResponse>(`${A}/photos/${encodeURIComponent(id)}/keep-best`),
   toggleVisibility: (id: string) => postJson<PhotoResponse>(`${A}/photos/${encodeURIComponent(id)}/toggle-visibility`),
   deletePhoto: (id: string) => deleteJson<unknown>(`${A}/photos/${encodeURIComponent(id)}/delete`),
   bulkVisibility: (ids: string[], action: 'show' | 'hide') =>

@@ -1,5 +1,6 @@
-import type { GalleryItem, GalleryPagination, GalleryResponse, Stats, StatsResponse } from '../../common/api-types';
+import type { GalleryItem, GalleryPagination, GalleryResponse, HeartResponse, Stats, StatsResponse } from '../../common/api-types';
 import { t } from '../i18n';
+import { request } from './http';
 
 /** GET /api/photos as the page uses it: a failure is success false with SPEC's message. */
 export interface PhotosPage {
@@ -17,13 +18,13 @@ export const EMPTY_STATS: Stats = { total_photos: 0, total_size_mb: 0, media_bre
 
 /**
  * GET /api/photos (SPEC §7): a failure becomes an empty list with success false and SPEC's
- * message, so the page decides between a toast and the error screen.
+ * message, so the page decides between a toast and the error screen. `only`: which photos and
+ * in which order, as the address says it (`moment=...`, `sort=loved`, `highlights=true`).
  */
-export async function fetchPhotos(offset: number, limit = PAGE_SIZE, moment?: string): Promise<PhotosPage> {
+export async function fetchPhotos(offset: number, limit = PAGE_SIZE, only?: string | null): Promise<PhotosPage> {
   const empty = (error: string): PhotosPage => ({ success: false, photos: [], pagination: { total: 0, limit, offset, has_more: false }, error });
   try {
-    const only = moment === undefined ? '' : `&moment=${encodeURIComponent(moment)}`;
-    const res = await fetch(`/api/photos?limit=${limit}&offset=${offset}${only}`);
+    const res = await fetch(`/api/photos?limit=${limit}&offset=${offset}${only ? '&' + only : ''}`);
     if (!res.ok) return empty(t('gallery.fetch_failed', { status: res.statusText || res.status }));
     const data = (await res.json()) as Partial<GalleryResponse>;
     if (!data.success || !Array.isArray(data.photos)) return empty(t('gallery.load_failed'));
@@ -32,6 +33,9 @@ export async function fetchPhotos(offset: number, limit = PAGE_SIZE, moment?: st
     return empty(t('gallery.load_failed'));
   }
 }
+
+/** This guest's heart on a photo (PUT) or no longer (DELETE); answers the photo's count. */
+export const sendHeart = (id: string, on: boolean) => request<HeartResponse>(on ? 'PUT' : 'DELETE', `/api/photos/${id}/heart`);
 
 /** GET /api/stats (SPEC §8: failures are only logged; the display stays at zero). */
 export async function fetchStats(): Promise<Stats> {

@@ -9,7 +9,8 @@ import { Footer } from '../components/Footer';
 import { GalleryGrid, GallerySkeleton } from '../components/guest/GalleryGrid';
 import { MediaViewer } from '../components/guest/MediaViewer';
 import { toast } from '../components/ui/toast';
-import { MomentFilter, useMomentsWithPhotos } from '../components/guest/MomentFilter';
+import { MomentFilter, useGalleryChoices } from '../components/guest/MomentFilter';
+import { useHearts } from '../components/guest/Heart';
 import { formatInZone } from '../i18n/format';
 import { t, withTexts } from '../i18n';
 import { settings } from '../state/settings';
@@ -31,11 +32,14 @@ interface State {
 
 export function GalleryPage() {
   useSignals();
-  const moments = useMomentsWithPhotos();
+  // The filter's choice: a moment, "Most loved" or the highlights, as the address asks for it; null: all.
   const [moment, setMoment] = useState<string | null>(null);
   const momentRef = useRef<string | null>(null);
   const [s, setS] = useState<State>({ items: [], total: 0, hasMore: false, loading: 'first', error: null });
-  const [open, setOpen] = useState<GalleryItem | null>(null);
+  const [openId, setOpen] = useState<string | null>(null);
+  const open = s.items.find((i) => i.id === openId);
+  const heart = useHearts((id, h) => setS((p) => ({ ...p, items: p.items.map((i) => (i.id === id ? { ...i, ...h } : i)) })));
+  const downloads = settings.value?.guest_downloads;
   const trigger = useRef<HTMLElement | null>(null);
   const busy = useRef(false);
   const [faces, setFaces] = useState(false);
@@ -61,7 +65,7 @@ export function GalleryPage() {
     busy.current = true;
     setS((p) => ({ ...p, loading: mode, error: mode === 'more' ? p.error : null }));
     const asked = momentRef.current;
-    const r = await fetchPhotos(offset, undefined, asked ?? undefined);
+    const r = await fetchPhotos(offset, undefined, asked);
     // A page for the moment chosen before the current one is dropped.
     if (asked !== momentRef.current) return;
     busy.current = false;
@@ -82,6 +86,8 @@ export function GalleryPage() {
   useEffect(() => {
     void load(0, 'first');
   }, [load]);
+  // After the first page's request: the filter's own requests wait behind it.
+  const choices = useGalleryChoices();
 
   const chooseMoment = (m: string | null) => {
     momentRef.current = m;
@@ -111,9 +117,16 @@ export function GalleryPage() {
               {t('gallery.count', { count: s.total })}
             </p>
           </div>
-          <button type="button" className="btn btn-outline" onClick={() => void load(0, 'refresh')} disabled={s.loading !== null}>
-            <RefreshCw aria-hidden="true" size={18} className={s.loading === 'refresh' ? 'spin' : undefined} /> {t('gallery.refresh')}
-          </button>
+          <div className="gallery-actions">
+            {downloads && s.total > 0 && (
+              <a className="btn btn-outline" href="/api/export.zip" download>
+                {t('gallery.download_all')}
+              </a>
+            )}
+            <button type="button" className="btn btn-outline" onClick={() => void load(0, 'refresh')} disabled={s.loading !== null}>
+              <RefreshCw aria-hidden="true" size={18} className={s.loading === 'refresh' ? 'spin' : undefined} /> {t('gallery.refresh')}
+            </button>
+          </div>
         </header>
 
         {faceSearch && !faces && (
@@ -131,7 +144,7 @@ export function GalleryPage() {
           </Suspense>
         )}
 
-        {mine === null && <MomentFilter moments={moments} value={moment} onChange={chooseMoment} />}
+        {mine === null && <MomentFilter choices={s.total || moment ? choices : []} value={moment} onChange={chooseMoment} />}
 
         {firstLoad && <GallerySkeleton />}
 
@@ -170,8 +183,9 @@ export function GalleryPage() {
             items={mine ?? s.items}
             onOpen={(item, el) => {
               trigger.current = el;
-              setOpen(item);
+              setOpen(item.id);
             }}
+            onHeart={heart}
           />
         )}
 
@@ -184,7 +198,7 @@ export function GalleryPage() {
         )}
       </main>
       <Footer />
-      {open && <MediaViewer item={open} onClose={close} />}
+      {open && <MediaViewer item={open} onClose={close} onHeart={heart} download={downloads} />}
     </div>
   );
 }

@@ -9,6 +9,7 @@ import * as m0007 from './migrations/2026-11-22-0007-listed-media.js';
 import * as m0008 from './migrations/2026-11-22-0008-guests.js';
 import * as m0009 from './migrations/2026-11-22-0009-activity-message.js';
 import * as m0010 from './migrations/2026-11-22-0010-recovered-photos.js';
+import * as m0011 from './migrations/2026-11-22-0011-album.js';
 import * as m0026 from './migrations/2026-11-22-0026-faces.js';
 import * as m0101 from './migrations/2026-11-23-0001-accounts-audit.js';
 
@@ -24,6 +25,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0008-guests': m0008,
   '2026-11-22-0009-activity-message': m0009,
   '2026-11-22-0010-recovered-photos': m0010,
+  '2026-11-22-0011-album': m0011,
   '2026-11-22-0026-faces': m0026,
   '2026-11-23-0001-accounts-audit': m0101,
 };

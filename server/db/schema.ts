@@ -76,6 +76,28 @@ export interface PhotosTable {
   guest_id: string | null;
   /** Set when the original was found at start with no row (a crash before its row): never approved automatically. */
   recovered_at: Generated<string | null>;
+  /** Guests' hearts: the count of its rows in `hearts`, kept by the same write. */
+  hearts: Generated<number>;
+  highlighted: Generated<number>;
+  /** dHash of the image (16 hex digits), null until measured and for videos. */
+  phash: string | null;
+  /** Variance of the Laplacian on the fixed-size measuring copy. */
+  sharpness: number | null;
+  /** Comma-separated QualityFlag list ('' when none); null until measured. */
+  quality_flags: string | null;
+  /** Epoch ms the picture was taken (else uploaded): what "within two minutes" compares. */
+  shot_at: number | null;
+  /** Shared by a group of similar shots (the id of one of them), null when alone. */
+  similar_group: string | null;
+  /** 1: hidden by "Keep this, hide the rest", so it leaves the approval queue (0 again once shown). */
+  set_aside: Generated<number>;
+}
+
+/** One guest's heart on one photo (the guest by the wedding_guest cookie). */
+export interface HeartsTable {
+  photo_id: string;
+  guest_id: string;
+  created_at: number;
 }
 
 export interface UploadsTable {
@@ -222,6 +244,7 @@ export interface DB {
   passkeys: PasskeysTable;
   two_step: TwoStepTable;
   recovery_codes: RecoveryCodesTable;
+  hearts: HeartsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

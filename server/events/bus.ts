@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
+import type { WallSource } from '../../common/api-types.js';
 import type { DB } from '../db/schema.js';
 import { EventsRepo, type BusEvent } from './events.repo.js';
 
@@ -33,9 +34,9 @@ export class EventBus {
     return this.publish('photo-hidden', { id });
   }
 
-  /** The couple paused or resumed the wall. */
-  wallState(paused: boolean): Promise<BusEvent> {
-    return this.publish('wall-state', { paused });
+  /** The couple paused or resumed the wall, or chose what it shows (`source`). */
+  wallState(paused: boolean, source?: WallSource): Promise<BusEvent> {
+    return this.publish('wall-state', source ? { paused, source } : { paused });
   }
 
   /** Events after `lastId`, oldest first (for Last-Event-ID); `current` false: a photo-visible no longer true. */

@@ -1,3 +1,4 @@
+import type { WallSource } from '../../common/api-types.js';
 import type { Module } from '../http/module.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { log } from '../log.js';
@@ -15,10 +16,17 @@ export interface EventsModuleOptions {
 /** The reception wall's live feed (GET /api/events); old events are pruned daily. */
 export function createEventsModule(deps: { bus: EventBus; settings?: SettingsService; maxStreams?: number }, opts: EventsModuleOptions = {}): Module & { streams: EventStreams } {
   const { bus } = deps;
-  const streams = new EventStreams(bus, { maxTotal: deps.maxStreams });
-  // Pausing or resuming the wall reaches every open wall at once.
+  // wall_source "highlights": a newly visible photo reaches the wall only when it is a highlight.
+  let source: WallSource = 'all';
+  const streams = new EventStreams(bus, {
+    maxTotal: deps.maxStreams,
+    shows: (ev) => source === 'all' || ev.type !== 'photo-visible' || (ev.data as { highlighted?: boolean }).highlighted === true,
+  });
+  // Pausing or resuming the wall, or choosing what it shows, reaches every open wall at once.
   const stopWallState = deps.settings?.onChange(async (next, previous) => {
-    if (next.wall_paused !== previous.wall_paused) await bus.wallState(next.wall_paused);
+    source = next.wall_source;
+    const sourceChanged = next.wall_source !== previous.wall_source;
+    if (next.wall_paused !== previous.wall_paused || sourceChanged) await bus.wallState(next.wall_paused, sourceChanged ? next.wall_source : undefined);
   });
   let pruneTimer: NodeJS.Timeout | undefined;
   const prune = () => bus.prune().catch((err) => log.warn('Could not prune old wall events', err));
@@ -26,7 +34,8 @@ export function createEventsModule(deps: { bus: EventBus; settings?: SettingsSer
     name: 'events',
     streams,
     publicApi: [eventsRouter(streams, { pingMs: opts.pingMs })],
-    start() {
+    async start() {
+      if (deps.settings) source = (await deps.settings.get()).wall_source;
       void prune();
       pruneTimer = setInterval(prune, DAY_MS);
       pruneTimer.unref();

@@ -18,6 +18,8 @@ export interface EventStreamsOptions {
   maxPerAddress?: number;
   /** Open streams in all, server-wide; more are refused (503, Retry-After). */
   maxTotal?: number;
+  /** Whether an event goes out to the walls at all (what the couple chose them to show). */
+  shows?: (ev: BusEvent) => boolean;
 }
 
 const TOO_MANY_STREAMS = 'errors.events.too_many_streams';
@@ -39,6 +41,7 @@ export class EventStreams {
   private readonly maxTotal: number;
   private readonly perAddress = new Map<string, number>();
   private admitted = 0;
+  private readonly shows: (ev: BusEvent) => boolean;
 
   constructor(
     private readonly bus: EventBus,
@@ -47,6 +50,7 @@ export class EventStreams {
     this.maxReplay = opts.maxReplay ?? 2_000;
     this.maxPerAddress = opts.maxPerAddress ?? 10;
     this.maxTotal = opts.maxTotal ?? 500;
+    this.shows = opts.shows ?? (() => true);
   }
 
   /**
@@ -90,6 +94,7 @@ export class EventStreams {
     const send = (ev: BusEvent) => {
       if (closed || ev.id <= lastSent) return;
       lastSent = ev.id;
+      if (!this.shows(ev)) return;
       try {
         sink.send(ev);
       } catch (err) {

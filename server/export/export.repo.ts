@@ -54,6 +54,12 @@ export class ExportRepo {
     }
   }
 
+  /** One visible photo, or undefined (unknown and hidden alike). */
+  async visible(id: string): Promise<ExportPhoto | undefined> {
+    const r = await this.db.selectFrom('photos').select(COLUMNS).where('id', '=', id).where('is_visible', '=', 1).executeTakeFirst();
+    return r && exportRowToPhoto(r);
+  }
+
   /** The named photos in the order given; ids without a row are reported through onMissing. */
   async *byIds(ids: readonly string[], onMissing: (id: string) => void, pageSize = PAGE_SIZE): AsyncGenerator<ExportPhoto> {
     for (let i = 0; i < ids.length; i += pageSize) {

@@ -42,7 +42,7 @@ export function contentDisposition(file: ArchiveFileName): string {
 }
 
 /** Sends headers at once, then the archive as it is written; resolves when the response is over. */
-async function sendArchive(service: ExportService, request: ExportRequest, req: Request, res: Response): Promise<void> {
+export async function sendArchive(service: ExportService, request: ExportRequest, req: Request, res: Response): Promise<void> {
   const file = await service.archiveName(request.kind);
   // Gone while the settings were read: nothing to write to.
   if (res.destroyed || !res.socket || res.socket.destroyed) return;

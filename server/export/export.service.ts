@@ -7,9 +7,11 @@ import type { SettingsService } from '../settings/settings.service.js';
 import { ExportManifest, manifestEntry } from './export.manifest.js';
 import { archiveFileName, clockTimeToZipDate, entryName, parseClockTime, sanitizeSegment, UniqueNames, type ArchiveFileName } from './export.names.js';
 import type { ExportPhoto, ExportRepo } from './export.repo.js';
+import { gpsPatches, type Patch } from './gps-free.js';
 import { appendToZip, createZip, HashingFileReader } from './zip.js';
 
-export type ExportRequest = { kind: 'all' | 'visible' } | { kind: 'selected'; ids: string[] };
+/** `guest`: every visible photo with its GPS location taken out, without the manifest (a guest's download). */
+export type ExportRequest = { kind: 'all' | 'visible' | 'guest' } | { kind: 'selected'; ids: string[] };
 
 export const MANIFEST_NAME = 'manifest.json';
 
@@ -58,7 +60,7 @@ export class ExportService {
   /** The archive's file name: the couple's names, what it holds, today's date. */
   async archiveName(kind: ExportRequest['kind']): Promise<ArchiveFileName> {
     const { couple_names } = await this.settings.get();
-    return archiveFileName(couple_names, kind, new Date());
+    return archiveFileName(couple_names, kind === 'guest' ? 'all' : kind, new Date());
   }
 
   /**
@@ -139,13 +141,24 @@ export class ExportService {
         const photos =
           request.kind === 'selected'
             ? this.repo.byIds(request.ids, (id) => manifest.addMissing(id))
-            : this.repo.scan(request.kind === 'visible');
+            : this.repo.scan(request.kind !== 'all');
+        const guest = request.kind === 'guest';
         for await (const photo of photos) {
           while (!stopped && pending.length >= LOOKAHEAD) await waitForProgress();
           if (stopped) break;
           let reader: HashingFileReader;
+          const file = path.resolve(this.paths.root, photo.stored_path);
+          let patches: Patch[] | undefined;
+          if (guest) {
+            // A file whose metadata cannot be read for its location is left out rather than sent with it.
+            patches = await gpsPatches(file, photo.content_type).catch((err: NodeJS.ErrnoException) => {
+              if (err.code !== 'ENOENT') log.warn(`Export: the location of ${photo.id} could not be found to remove it`, err);
+              return undefined;
+            });
+            if (!patches) continue;
+          }
           try {
-            opening = HashingFileReader.open(path.resolve(this.paths.root, photo.stored_path));
+            opening = HashingFileReader.open(file, patches);
             reader = await opening;
           } catch (err) {
             opening = undefined;
@@ -169,7 +182,7 @@ export class ExportService {
         while (!stopped && pending.length > 0) await waitForProgress();
         if (stopped) return;
         // Last, so it can carry the checksums of the bytes actually written.
-        appendToZip(zip, manifest.toBuffer(), { name: MANIFEST_NAME, date: new Date() });
+        if (!guest) appendToZip(zip, manifest.toBuffer(), { name: MANIFEST_NAME, date: new Date() });
         // Failures arrive through the 'error' listener too; the receiver settling is the one end signal.
         zip.finalize().catch(() => {});
         const delivered = await settled;

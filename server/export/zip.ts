@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import { ZipArchive } from 'archiver';
 import crc32 from 'crc-32';
+import { applyPatches, type Patch } from './gps-free.js';
 
 /**
  * archiver checksums every byte with the pure-JS crc-32 package (~280 MB/s here), which
@@ -62,20 +63,24 @@ export class HashingFileReader extends Readable {
   /** Hex digest, set when the last byte has been read. */
   sha256: string | undefined;
 
-  /** `size` is what fstat said at open; reading still goes on to the real end of the file. */
+  /**
+   * `size` is what fstat said at open; reading still goes on to the real end of the file.
+   * `patches` replace byte ranges on the way (gps-free.ts), before hashing.
+   */
   constructor(
     fd: number,
     private readonly size: number,
+    private readonly patches: readonly Patch[] = [],
   ) {
     super({ highWaterMark: READ_AHEAD });
     this.fd = fd;
   }
 
-  static async open(file: string): Promise<HashingFileReader> {
+  static async open(file: string, patches?: readonly Patch[]): Promise<HashingFileReader> {
     const fd = await new Promise<number>((resolve, reject) => fs.open(file, 'r', (err, fd) => (err ? reject(err) : resolve(fd))));
     try {
       const size = await new Promise<number>((resolve, reject) => fs.fstat(fd, (err, st) => (err ? reject(err) : resolve(st.size))));
-      return new HashingFileReader(fd, size);
+      return new HashingFileReader(fd, size, patches);
     } catch (err) {
       fs.close(fd, () => {});
       throw err;
@@ -96,6 +101,7 @@ export class HashingFileReader extends Readable {
       if (err) return this.destroy(err);
       if (n > 0) {
         const chunk = n === want ? buf : buf.subarray(0, n);
+        if (this.patches.length) applyPatches(chunk, this.position, this.patches);
         this.position += n;
         this.bytes += n;
         this.hash.update(chunk);

@@ -24,6 +24,7 @@ export const STATUS: Record<ErrorCode, number> = {
   face_search_off: 404,
   consent_required: 400,
   no_face: 422,
+  downloads_off: 404,
   internal: 500,
 };
 

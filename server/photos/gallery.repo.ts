@@ -30,10 +30,18 @@ export class GalleryRepo {
   private readonly pageFrom: Statement<[string, string, number, number]>;
   private readonly visibleCount: Statement<[]>;
   private readonly galleryVersion: Statement<[]>;
+  private readonly sqlite: Sqlite;
   private gallery: { mark: number; anchors: SortKey[]; total: number; pages: Map<string, GalleryRow[]> } | undefined;
+  private readonly lovedPage: Statement<[number, number]>;
+  private readonly highlightPage: Statement<[number, number]>;
+  private readonly highlightCount: Statement<[]>;
+  /** Statements for a page's live heart counts and one guest's hearts, by the number of ids. */
+  private readonly countsByN = new Map<number, Statement<string[]>>();
+  private readonly heartedByN = new Map<number, Statement<string[]>>();
 
   constructor(sqlite: Sqlite) {
     const order = 'ORDER BY upload_timestamp DESC, id DESC';
+    this.sqlite = sqlite;
     this.firstKey = sqlite.prepare(`SELECT upload_timestamp, id ${FROM_LISTED} ${order} LIMIT 1`).raw() as Statement<[]>;
     this.nextAnchor = sqlite
       .prepare(`SELECT upload_timestamp, id ${FROM_LISTED} AND (upload_timestamp, id) <= (?, ?) ${order} LIMIT 1 OFFSET ${ANCHOR_STEP}`)
@@ -44,6 +52,13 @@ export class GalleryRepo {
     this.visibleCount = sqlite.prepare(`SELECT count(*) ${FROM_LISTED}`).pluck();
     // Bumped by triggers whenever a visible photo is inserted, updated or deleted, on any connection.
     this.galleryVersion = sqlite.prepare(`SELECT n FROM gallery_version WHERE id = 1`).pluck();
+    const cols = GALLERY_COLUMNS.join(', ');
+    this.lovedPage = sqlite.prepare(
+      `SELECT ${cols} FROM photos INDEXED BY photos_loved_order WHERE ${LISTED} ORDER BY hearts DESC, upload_timestamp DESC, id DESC LIMIT ? OFFSET ?`,
+    );
+    const highlights = `FROM photos INDEXED BY photos_highlight_order WHERE ${LISTED} AND highlighted = 1`;
+    this.highlightPage = sqlite.prepare(`SELECT ${cols} ${highlights} ${order} LIMIT ? OFFSET ?`);
+    this.highlightCount = sqlite.prepare(`SELECT count(*) ${highlights}`).pluck() as Statement<[]>;
   }
 
   private index() {
@@ -76,5 +91,45 @@ export class GalleryRepo {
 
   countVisible(): number {
     return this.index().total;
+  }
+
+  /** Most hearts first, newest first among equals. Hearts move all day, so pages are read fresh. */
+  listLoved(limit: number, offset: number): GalleryRow[] {
+    return this.lovedPage.all(limit, offset) as GalleryRow[];
+  }
+
+  listHighlights(limit: number, offset: number): GalleryRow[] {
+    return this.highlightPage.all(limit, offset) as GalleryRow[];
+  }
+
+  countHighlights(): number {
+    return this.highlightCount.get() as number;
+  }
+
+  /**
+   * The heart counts of these photos as they are now: cached pages keep their rows while only
+   * hearts move (the gallery version ignores them), so each answer reads the counts afresh,
+   * one primary-key lookup per photo.
+   */
+  heartCounts(ids: readonly string[]): Map<string, number> {
+    if (!ids.length) return new Map();
+    const rows = this.byCount(this.countsByN, ids.length, (marks) => `SELECT id, hearts FROM photos WHERE id IN (${marks})`).all(...ids) as { id: string; hearts: number }[];
+    return new Map(rows.map((r) => [r.id, r.hearts]));
+  }
+
+  /** Which of these photos this guest hearted. */
+  heartedBy(guestId: string, ids: readonly string[]): Set<string> {
+    if (!ids.length) return new Set();
+    const stmt = this.byCount(this.heartedByN, ids.length, (marks) => `SELECT photo_id FROM hearts WHERE guest_id = ? AND photo_id IN (${marks})`);
+    return new Set((stmt.pluck().all(guestId, ...ids) as string[]));
+  }
+
+  private byCount(cache: Map<number, Statement<string[]>>, n: number, text: (marks: string) => string): Statement<string[]> {
+    let stmt = cache.get(n);
+    if (!stmt) {
+      stmt = this.sqlite.prepare(text(Array(n).fill('?').join(', '))) as Statement<string[]>;
+      cache.set(n, stmt);
+    }
+    return stmt;
   }
 }

@@ -1,4 +1,4 @@
-import type { AdminPhoto, GalleryItem, ToolName } from '../../common/api-types.js';
+import type { AdminPhoto, GalleryItem, QualityFlag, ToolName } from '../../common/api-types.js';
 import type { PhotoRow } from '../db/schema.js';
 import { toolsNeededBy } from '../processing/tools.js';
 
@@ -21,6 +21,8 @@ export const GALLERY_COLUMNS = [
   'height',
   'uploader_name',
   'duration',
+  'hearts',
+  'highlighted',
 ] as const;
 
 export type GalleryRow = Pick<PhotoRow, (typeof GALLERY_COLUMNS)[number]>;
@@ -54,13 +56,20 @@ export const photoRowToGalleryItem = (r: GalleryRow, moment: string | null): Gal
   moment,
   uploader_name: r.uploader_name,
   duration: r.duration,
+  hearts: r.hearts,
+  // Whose hearts these are is known per request: the gallery sets it for the guest asking.
+  hearted: false,
+  highlighted: r.highlighted === 1,
 });
 
 /** Guests see who shared a photo only while the couple's show_uploader_names setting is on. */
 export const withUploaderName = (item: GalleryItem, show: boolean): GalleryItem => (show || item.uploader_name === null ? item : { ...item, uploader_name: null });
 
-/** `missing`: tools not installed; a photo still processing that needs one is waiting for it. */
-export const photoRowToAdminPhoto = (r: PhotoRow, missing: readonly ToolName[] = []): AdminPhoto => ({
+/**
+ * `missing`: tools not installed; a photo still processing that needs one is waiting for it.
+ * `similarCount`: how many photos share its similar_group (1 when it has none).
+ */
+export const photoRowToAdminPhoto = (r: PhotoRow, missing: readonly ToolName[] = [], similarCount = 1): AdminPhoto => ({
   id: r.id,
   original_filename: r.original_filename,
   thumbnail_url: thumbnailUrl(r),
@@ -80,7 +89,20 @@ export const photoRowToAdminPhoto = (r: PhotoRow, missing: readonly ToolName[] =
   processing_error: r.processing_error,
   approved_at: r.approved_at,
   waiting_for: (r.status === 'processing' && toolsNeededBy(r.content_type).find((t) => missing.includes(t))) || null,
+  hearts: r.hearts,
+  highlighted: r.highlighted === 1,
+  // A group whose other photos were deleted is no group any more.
+  similar_group: r.similar_group && similarCount > 1 ? r.similar_group : null,
+  similar_count: r.similar_group && similarCount > 1 ? similarCount : 1,
+  quality_flags: parseFlags(r.quality_flags),
+  sharpness: r.sharpness,
 });
+
+const FLAGS: readonly QualityFlag[] = ['blurry', 'dark', 'overexposed'];
+
+/** The stored comma list, as the API's list (unknown words dropped). */
+export const parseFlags = (stored: string | null): QualityFlag[] =>
+  stored ? (stored.split(',').filter((f) => (FLAGS as readonly string[]).includes(f)) as QualityFlag[]) : [];
 
 /**
  * "Canon EOS 40D", not "Canon Canon EOS 40D": the make is left out when the model already starts

@@ -1,8 +1,15 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB, NewPhotoRow, PhotoRow, PhotoUpdate } from '../db/schema.js';
 
-/** Which photos an admin list shows: all, visible only, or hidden only (the approval queue). */
+/** Which photos an admin list shows: all, visible only, or hidden only (the approval queue: without those set aside by keep-best). */
 export type AdminFilter = 'all' | 'visible' | 'hidden';
+
+/** Narrowing of an admin list: one guest's photos (by the name they gave), flagged ones, one group of similar shots. */
+export interface AdminNarrowing {
+  uploader?: string;
+  flagged?: boolean;
+  similarGroup?: string;
+}
 
 export interface CameraCount {
   camera_make: string | null;
@@ -65,17 +72,18 @@ export class PhotosRepo {
     await this.updateMedia(id, { status: 'error', processing_error: message.slice(0, 500) });
   }
 
-  /** `uploader`: only the photos a guest sent under that name. */
-  private filtered(filter: AdminFilter, uploader?: string) {
+  private filtered(filter: AdminFilter, n: AdminNarrowing = {}) {
     let q = this.db.selectFrom('photos');
-    if (uploader !== undefined) q = q.where('uploader_name', '=', uploader);
+    if (n.uploader !== undefined) q = q.where('uploader_name', '=', n.uploader);
+    if (n.flagged) q = q.where('quality_flags', '>', '');
+    if (n.similarGroup !== undefined) q = q.where('similar_group', '=', n.similarGroup);
     if (filter === 'visible') q = q.where('is_visible', '=', 1);
-    if (filter === 'hidden') q = q.where('is_visible', '=', 0);
+    if (filter === 'hidden') q = q.where('is_visible', '=', 0).where('set_aside', '=', 0);
     return q;
   }
 
-  listAdmin(filter: AdminFilter, limit: number, offset: number, uploader?: string): Promise<PhotoRow[]> {
-    return this.filtered(filter, uploader)
+  listAdmin(filter: AdminFilter, limit: number, offset: number, n?: AdminNarrowing): Promise<PhotoRow[]> {
+    return this.filtered(filter, n)
       .selectAll()
       .orderBy('upload_timestamp', 'desc')
       .orderBy('id', 'desc')
@@ -84,11 +92,26 @@ export class PhotosRepo {
       .execute();
   }
 
-  async countAdmin(filter: AdminFilter, uploader?: string): Promise<number> {
-    const r = await this.filtered(filter, uploader)
+  async countAdmin(filter: AdminFilter, n?: AdminNarrowing): Promise<number> {
+    const r = await this.filtered(filter, n)
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     return Number(r.n);
+  }
+
+  /** Processed images without similar-shot and quality measures (stored before they existed), oldest first. */
+  unmeasuredIds(limit?: number): Promise<string[]> {
+    return this.db
+      .selectFrom('photos')
+      .select('id')
+      .where('phash', 'is', null)
+      .where('status', '=', 'complete')
+      .where('display_path', 'is not', null)
+      .where('content_type', 'like', 'image/%')
+      .orderBy('upload_timestamp')
+      .$if(limit !== undefined, (q) => q.limit(limit!))
+      .execute()
+      .then((rows) => rows.map((r) => r.id));
   }
 
   /** Every photo id, oldest upload first. */
@@ -106,11 +129,49 @@ export class PhotosRepo {
     if (!ids.length) return [];
     return this.db
       .updateTable('photos')
-      .set(visible ? { is_visible: 1, approved_at: sql<string>`coalesce(approved_at, ${approvedAt})` } : { is_visible: 0 })
+      .set(visible ? { is_visible: 1, set_aside: 0, approved_at: sql<string>`coalesce(approved_at, ${approvedAt})` } : { is_visible: 0 })
       .where('id', 'in', ids)
       .where('is_visible', '=', visible ? 0 : 1)
       .returningAll()
       .execute();
+  }
+
+  /** Hidden by "Keep this, hide the rest": out of the approval queue until shown again. */
+  async setAside(ids: readonly string[]): Promise<void> {
+    if (ids.length) await this.db.updateTable('photos').set({ set_aside: 1 }).where('id', 'in', ids).where('is_visible', '=', 0).execute();
+  }
+
+  async setHighlighted(id: string, on: boolean): Promise<PhotoRow | undefined> {
+    return this.db.updateTable('photos').set({ highlighted: on ? 1 : 0 }).where('id', '=', id).returningAll().executeTakeFirst();
+  }
+
+  /** Moves a photo's heart count by `delta` (its own statement: see migration 0009); the new count. */
+  async addHearts(id: string, delta: number): Promise<number> {
+    const r = await this.db
+      .updateTable('photos')
+      .set((eb) => ({ hearts: sql<number>`max(${eb.ref('hearts')} + ${delta}, 0)` }))
+      .where('id', '=', id)
+      .returning('hearts')
+      .executeTakeFirst();
+    return r?.hearts ?? 0;
+  }
+
+  /** How many photos each of these similar-shot groups holds. */
+  async similarCounts(groups: readonly string[]): Promise<Map<string, number>> {
+    if (!groups.length) return new Map();
+    const rows = await this.db
+      .selectFrom('photos')
+      .select((eb) => ['similar_group', eb.fn.countAll<number>().as('n')])
+      .where('similar_group', 'in', groups)
+      .groupBy('similar_group')
+      .execute();
+    return new Map(rows.map((r) => [r.similar_group!, Number(r.n)]));
+  }
+
+  /** Puts these photos in one group (null: in none); only the group column is written (see migration 0009). */
+  async setSimilarGroup(ids: readonly string[], group: string | null): Promise<void> {
+    if (!ids.length) return;
+    await this.db.updateTable('photos').set({ similar_group: group }).where('id', 'in', ids).where('similar_group', 'is not', group).execute();
   }
 
   /** Deletes one photo (with `guestId`: only if that guest sent it); returns the row deleted. */

@@ -7,6 +7,7 @@ import type { PhotosService } from './photos.service.js';
 import { invalid } from '../errors.js';
 import { languageOf } from '../http/language.js';
 import { translate } from '../i18n/messages.js';
+import { guestIdOf } from '../http/guest.js';
 
 /** GET /api/photos, GET /api/stats, GET /api/photos/:id/status */
 export function publicPhotosRouter(photos: PhotosService): Router {
@@ -16,9 +17,14 @@ export function publicPhotosRouter(photos: PhotosService): Router {
     const offset = intParam(req.query.offset, 'offset', { default: 0, min: 0 });
     const moment = req.query.moment;
     if (moment !== undefined && typeof moment !== 'string') throw invalid('errors.photos.bad_moment');
+    const sort = req.query.sort ?? 'newest';
+    if (sort !== 'newest' && sort !== 'loved') throw invalid('errors.photos.bad_sort');
+    const highlights = boolParam(req.query.highlights, 'highlights', false);
     // The wall (public anyway) keeps showing photos before the gallery's reveal time.
-    const ignoreReveal = req.query.view === 'wall';
-    res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, ignoreReveal })) });
+    const wall = req.query.view === 'wall';
+    // The answer marks this guest's own hearts: no shared cache may keep it for another.
+    res.set('Cache-Control', 'private, no-cache');
+    res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, sort, highlights, wall, guestId: guestIdOf(req) })) });
   });
   r.get('/stats', async (_req, res) => {
     res.json({ success: true, stats: await photos.stats() });
@@ -47,7 +53,10 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
     const filter: AdminFilter = pending ? 'hidden' : showAll ? 'all' : 'visible';
     const uploader = req.query.uploader;
     if (uploader !== undefined && typeof uploader !== 'string') throw invalid('errors.photos.bad_uploader');
-    res.json({ success: true, ...(await photos.adminList(filter, page, perPage, uploader || undefined)) });
+    const group = req.query.similar_group;
+    if (group !== undefined && typeof group !== 'string') throw invalid('errors.photos.bad_similar_group');
+    const flagged = boolParam(req.query.flagged, 'flagged', false);
+    res.json({ success: true, ...(await photos.adminList(filter, page, perPage, { uploader: uploader || undefined, flagged, similarGroup: group || undefined })) });
   });
 
   r.post('/photos/bulk-toggle-visibility', anyAdmin, async (req, res) => {
@@ -90,6 +99,15 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
     const photo = await photos.setVisible(s(req.params.id), false, req.user!);
     req.audit('photo.hide', { ids: [photo.id] });
     res.json({ success: true, photo });
+  });
+
+  r.post('/photos/:id/highlight', moderator, async (req, res) => {
+    const on = (req.body as { highlighted?: unknown } | undefined)?.highlighted;
+    if (typeof on !== 'boolean') throw invalid('errors.rule.boolean', { field: 'highlighted' });
+    res.json({ success: true, photo: await photos.setHighlighted(s(req.params.id), on) });
+  });
+  r.post('/photos/:id/keep-best', moderator, async (req, res) => {
+    res.json({ success: true, ...(await photos.keepBest(s(req.params.id), req.user!)) });
   });
 
   r.delete('/photos/:id/delete', deleter, async (req, res) => {

@@ -14,8 +14,8 @@ import { camerasByName } from './camera-stats.js';
 import { GalleryRepo } from './gallery.repo.js';
 import { photoRowToAdminPhoto, photoRowToGalleryItem, withUploaderName, type AdminPhoto } from './photos.mappers.js';
 import { removePhoto } from './photo-removal.js';
-import type { Stats } from '../../common/api-types.js';
-import { PhotosRepo, type AdminFilter } from './photos.repo.js';
+import type { GallerySort, Stats } from '../../common/api-types.js';
+import { PhotosRepo, type AdminFilter, type AdminNarrowing } from './photos.repo.js';
 import { MomentsRepo } from './moments.repo.js';
 import { msg } from '../../common/languages.js';
 
@@ -32,6 +32,22 @@ export interface PhotosDeps {
   processing: Processing;
   settings: SettingsService;
 }
+
+/**
+ * Which gallery list: one moment, the highlights, or all listed photos newest first or most loved
+ * first. `wall`: the reception wall's list (shown before the reveal time, the highlights when the
+ * couple chose so). `guestId`: whose hearts the answer marks.
+ */
+export interface GalleryQuery {
+  moment?: string;
+  sort?: GallerySort;
+  highlights?: boolean;
+  wall?: boolean;
+  guestId?: string;
+}
+
+const flagCount = (r: PhotoRow) => (r.quality_flags ? r.quality_flags.split(',').length : 0);
+const bestFirst = (a: PhotoRow, b: PhotoRow) => flagCount(a) - flagCount(b) || (b.sharpness ?? 0) - (a.sharpness ?? 0);
 
 const userName = (u: AuthUser) => u.full_name || u.username;
 const isVideo = (r: Pick<PhotoRow, 'content_type'>) => r.content_type.startsWith('video/');
@@ -50,25 +66,37 @@ export class PhotosService {
 
   /**
    * The public gallery, or one moment of it. Until gallery_opens_at it is an empty page that
-   * says when it opens; the wall reads the full list with `ignoreReveal`.
+   * says when it opens; the wall reads the full list (`wall`).
    */
-  async gallery(limit: number, offset: number, opts: { moment?: string; ignoreReveal?: boolean } = {}) {
+  async gallery(limit: number, offset: number, opts: GalleryQuery = {}) {
     const s = await this.deps.settings.get();
     const windows = momentWindows(s);
     const opensAt = s.gallery_opens_at && Date.parse(s.gallery_opens_at) > Date.now() ? s.gallery_opens_at : undefined;
     const empty = { photos: [], pagination: { total: 0, limit, offset, has_more: false } };
-    if (opensAt && !opts.ignoreReveal) return { ...empty, opens_at: opensAt };
+    if (opensAt && !opts.wall) return { ...empty, opens_at: opensAt };
+    const g = this.galleryRepo;
     let rows: ReturnType<GalleryRepo['listVisible']>;
     let total: number;
-    if (opts.moment !== undefined) {
+    if (opts.highlights || (opts.wall && s.wall_source === 'highlights')) {
+      [rows, total] = [g.listHighlights(limit, offset), g.countHighlights()];
+    } else if (opts.moment !== undefined) {
       const w = windows.find((w) => w.title === opts.moment);
       if (!w) return empty;
       [rows, total] = [this.momentsRepo.list(w, limit, offset), this.momentsRepo.total(w)];
+    } else if (opts.sort === 'loved') {
+      [rows, total] = [g.listLoved(limit, offset), g.countVisible()];
     } else {
-      [rows, total] = [this.galleryRepo.listVisible(limit, offset), this.galleryRepo.countVisible()];
+      [rows, total] = [g.listVisible(limit, offset), g.countVisible()];
     }
+    const ids = rows.map((r) => r.id);
+    const counts = g.heartCounts(ids);
+    const hearted = opts.guestId ? g.heartedBy(opts.guestId, ids) : new Set<string>();
     return {
-      photos: rows.map((r) => withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows)), s.show_uploader_names)),
+      photos: rows.map((r) => ({
+        ...withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows)), s.show_uploader_names),
+        hearts: counts.get(r.id) ?? r.hearts,
+        hearted: hearted.has(r.id),
+      })),
       pagination: { total, limit, offset, has_more: offset + rows.length < total },
     };
   }
@@ -96,21 +124,56 @@ export class PhotosService {
     return row.status;
   }
 
-  /** `uploader`: one guest's photos, by the name they gave. */
-  async adminList(filter: AdminFilter, page: number, perPage: number, uploader?: string) {
+  async adminList(filter: AdminFilter, page: number, perPage: number, narrowing: AdminNarrowing = {}) {
     const [rows, total] = await Promise.all([
-      this.repo.listAdmin(filter, perPage, (page - 1) * perPage, uploader),
-      this.repo.countAdmin(filter, uploader),
+      this.repo.listAdmin(filter, perPage, (page - 1) * perPage, narrowing),
+      this.repo.countAdmin(filter, narrowing),
     ]);
     const pages = Math.ceil(total / perPage);
+    // One group of similar shots is listed best first: the least flagged, then the sharpest.
+    if (narrowing.similarGroup !== undefined) rows.sort(bestFirst);
     return {
-      photos: rows.map((r) => photoRowToAdminPhoto(r, this.deps.processing.missingTools())),
+      photos: await this.withGroups(rows),
       pagination: { page, per_page: perPage, pages, total, has_prev: page > 1, has_next: page < pages },
     };
   }
 
-  private toAdmin(row: PhotoRow): AdminPhoto {
-    return photoRowToAdminPhoto(row, this.deps.processing.missingTools());
+  /** Admin photos with the size of their similar-shot groups. */
+  private async withGroups(rows: PhotoRow[]): Promise<AdminPhoto[]> {
+    const counts = await this.repo.similarCounts([...new Set(rows.flatMap((r) => (r.similar_group ? [r.similar_group] : [])))]);
+    const missing = this.deps.processing.missingTools();
+    return rows.map((r) => photoRowToAdminPhoto(r, missing, r.similar_group ? counts.get(r.similar_group) : 1));
+  }
+
+  private async adminPhoto(row: PhotoRow): Promise<AdminPhoto> {
+    return (await this.withGroups([row]))[0];
+  }
+
+  /** One of the couple's highlights, or no longer; the wall hears of it when it shows only highlights. */
+  async setHighlighted(id: string, on: boolean): Promise<AdminPhoto> {
+    const row = await this.repo.setHighlighted((await this.get(id)).id, on);
+    if (!row) throw notFound(PHOTO_NOT_FOUND);
+    if (row.is_visible === 1 && (await this.deps.settings.get()).wall_source === 'highlights') {
+      if (on) await this.announce([row], true, null, false, false);
+      else await this.deps.bus.photoHidden(row.id);
+    }
+    return this.adminPhoto(row);
+  }
+
+  /**
+   * "Keep this, hide the rest": approves the photo and hides every other photo of its group of
+   * similar shots; answers the ids hidden (empty for a photo in no group).
+   */
+  async keepBest(id: string, user: AuthUser): Promise<{ photo: AdminPhoto; hidden_ids: string[] }> {
+    const row = await this.get(id);
+    const others = row.similar_group
+      ? (await this.repo.listAdmin('all', 10_000, 0, { similarGroup: row.similar_group })).filter((r) => r.id !== row.id).map((r) => r.id)
+      : [];
+    const photo = await this.setVisible(row.id, true, user);
+    const hidden = await this.repo.setVisibleMany(others, false, new Date().toISOString());
+    await this.repo.setAside(others);
+    await this.announce(hidden, false, userName(user));
+    return { photo, hidden_ids: others };
   }
 
   /** The stored row, or undefined (media routes answer an unknown id their own way). */
@@ -128,7 +191,8 @@ export class PhotosService {
     const row = await this.get(id);
     const [changed] = await this.repo.setVisibleMany([row.id], visible, new Date().toISOString());
     if (changed) await this.announce([changed], visible, userName(user));
-    return this.toAdmin(changed ?? (await this.get(id)));
+    return this.adminPhoto(changed ?? (await this.get(id)));
+    return this.adminPhoto(changed ?? (await this.get(id)));
   }
 
   async toggle(id: string, user: AuthUser): Promise<AdminPhoto> {
@@ -166,7 +230,7 @@ export class PhotosService {
   }
 
   /** Tells live screens, and logs approvals (a hidden photo made visible; by nobody when automatic). */
-  private async announce(changed: PhotoRow[], visible: boolean, by: string | null, automatic = false): Promise<void> {
+  private async announce(changed: PhotoRow[], visible: boolean, by: string | null, automatic = false, approval = true): Promise<void> {
     const windows = visible && changed.length ? await this.windows() : [];
     const names = visible && changed.length ? await this.deps.settings.showUploaderNames() : false;
     for (const r of changed) {
@@ -175,7 +239,7 @@ export class PhotosService {
       if (visible) await this.deps.bus.photoVisible(withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows)), names));
       else await this.deps.bus.photoHidden(r.id);
     }
-    if (!visible || !changed.length) return;
+    if (!visible || !changed.length || !approval) return;
     const text =
       changed.length === 1
         ? msg(automatic ? 'activity.approved_one_auto' : 'activity.approved_one', { file: changed[0].original_filename })
@@ -210,13 +274,15 @@ export class PhotosService {
     const row = await this.get(id);
     if (isVideo(row)) throw invalid('errors.photos.video_rotate');
     await this.deps.processing.rotate(row.id, degrees);
-    return this.toAdmin(await this.get(id));
+    return this.adminPhoto(await this.get(id));
+    return this.adminPhoto(await this.get(id));
   }
 
   async regenerate(id: string): Promise<AdminPhoto> {
     const row = await this.get(id);
     await this.deps.processing.regenerate(row.id);
-    return this.toAdmin(await this.get(id));
+    return this.adminPhoto(await this.get(id));
+    return this.adminPhoto(await this.get(id));
   }
 
   /** Every photo's derivatives rebuilt, one job after another in the processing queue (running: still going on). */

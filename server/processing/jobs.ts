@@ -14,6 +14,10 @@ export interface JobKinds {
   'regenerate-all': { payload: Record<string, never>; result: RegenerateStats };
   /** A video's web copy, made from the derivatives of `version` (skipped when a newer version exists). */
   transcode: { payload: { photoId: string; version: number }; result: void };
+  /** Similar-shot and quality measures of a photo processed before they existed. */
+  measure: { payload: { photoId: string }; result: void };
+  /** Hands out a measure job for each photo still without measures, one at a time. */
+  'measure-all': { payload: Record<string, never>; result: void };
 }
 export type JobType = keyof JobKinds;
 export type Payload<T extends JobType> = JobKinds[T]['payload'];

@@ -82,6 +82,10 @@ export class MediaWorker implements MediaOps {
     return this.call('webCopy', photo, undefined, o);
   }
 
+  measure(photo: PhotoRow): Promise<PhotoUpdate> {
+    return this.call('measure', photo);
+  }
+
   rotate(photo: PhotoRow, degrees: 90 | 180 | 270): Promise<PhotoUpdate> {
     return this.call('rotate', photo, degrees);
   }

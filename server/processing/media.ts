@@ -7,6 +7,7 @@ import { isMachineFailure, MediaError } from './failures.js';
 import { posterFrame, probeVideo, type VideoFacts, type VideoTools } from './ffmpeg.js';
 import { decodeHeif, needsHeifDecoder } from './heif.js';
 import { DEFAULT_STEP_LIMIT_MS, StepTimeoutError, withinLimit } from './limits.js';
+import { measureFile, qualityFlags, type ImageMeasures } from './quality.js';
 import { imageFacts, writeImageDerivatives } from './sharp.js';
 import { ToolMissingError } from './tools.js';
 import { playsAsIs, webFilters, writeWebCopy, type WebCopyOptions } from './video.js';
@@ -45,11 +46,12 @@ export async function buildDerivatives(deps: MediaDeps, photo: PhotoRow): Promis
     const made = (async () => {
       const source = heif ? await decodeHeif(original, work, limit) : original;
       const [facts, exif] = await withinLimit('Reading the photo', limit, Promise.all([imageFacts(source, heif), readExif(original)]));
-      await withinLimit('Making the thumbnails', limit, writeImageDerivatives(source, display, thumb, heif));
-      return { facts, exif };
+      const measures = await withinLimit('Making the thumbnails', limit, writeImageDerivatives(source, display, thumb, heif));
+      return { facts, exif, measures };
     })();
-    const { facts, exif } = await made.finally(() => fs.rm(work, { recursive: true, force: true }));
+    const { facts, exif, measures } = await made.finally(() => fs.rm(work, { recursive: true, force: true }));
     return {
+      ...measuredFields(measures, exif.dateTaken ?? photo.upload_timestamp),
       width: facts.width,
       height: facts.height,
       orientation: facts.orientation ?? exif.orientation,
@@ -81,7 +83,7 @@ async function videoDerivatives(deps: MediaDeps, photo: PhotoRow, dir: string, v
   const at = facts.duration !== null && facts.duration >= 2 ? 1 : 0;
   const frame = await posterFrame(deps.tools, original, at, webFilters(facts));
   if (frame.length === 0) throw new Error('no frame could be read');
-  await withinLimit('Making the thumbnails', stepMs(deps), writeImageDerivatives(frame, path.join(dir, `poster-v${version}.webp`), thumb));
+  await withinLimit('Making the thumbnails', stepMs(deps), writeImageDerivatives(frame, path.join(dir, `poster-v${version}.webp`), thumb, false, false));
   await fs.rm(path.join(dir, `poster-v${version}.webp`), { force: true });
   const row = videoRow(deps, facts, thumb, version);
   if (!playsAsIs(facts)) return (await hasWebCopy(deps, photo)) ? row : { ...row, status: 'processing' };
@@ -115,6 +117,20 @@ export async function encodeWebCopy(deps: MediaDeps, photo: PhotoRow, o: WebCopy
     throw new MediaError(readable(e, photo.content_type));
   }
   return { display_path: rel(deps.paths, web), status: 'complete', processing_error: null };
+}
+
+/** The photo's similar-shot and quality columns (quality.ts); `takenAt` is when it was taken, else uploaded. */
+export function measuredFields(m: ImageMeasures | null, takenAt: string): PhotoUpdate {
+  if (!m) return {};
+  const shot = Date.parse(takenAt);
+  return { phash: m.phash, sharpness: Math.round(m.sharpness * 10) / 10, quality_flags: qualityFlags(m).join(','), shot_at: Number.isNaN(shot) ? null : shot };
+}
+
+/** The measures of a photo already processed, from its display image (the backfill of photos stored before measuring). */
+export async function measureStored(deps: MediaDeps, photo: PhotoRow): Promise<PhotoUpdate> {
+  const display = photo.display_path ? path.join(deps.paths.root, photo.display_path) : null;
+  if (!display || photo.content_type.startsWith('video/')) return {};
+  return measuredFields(await withinLimit('Measuring the photo', stepMs(deps), measureFile(display)), photo.date_taken ?? photo.upload_timestamp);
 }
 
 function videoRow(deps: MediaDeps, facts: VideoFacts, thumb: string, version: number): PhotoUpdate {

@@ -53,6 +53,10 @@ export interface Processing {
   onFailed(fn: (photoId: string) => Promise<void>): () => void;
   /** Calls `fn` with a tool's name (ffmpeg, ffprobe, heif-convert) when it could not be started because it is not installed. */
   onToolMissing(fn: (tool: string) => void): () => void;
+  /** Calls `fn` whenever an image got new similar-shot and quality measures (processing, rotation, the backfill). */
+  onMeasured(fn: (photoId: string) => Promise<void>): () => void;
+  /** Measures, one at a time in the queue, every image processed before measures existed. */
+  measureAll(): Promise<void>;
   /** Resolves when no job is queued or running. */
   idle(): Promise<void>;
   start(): void;
@@ -114,6 +118,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     }
     const version = patch.derivative_version as number;
     await removeOldVersions(paths, photoId, version, patch.display_path ?? photo.display_path);
+    if (patch.phash !== undefined) await announceMeasured(photoId);
     // A video still 'processing' needs its web copy re-encoded: a job of the one-at-a-time lane.
     if (patch.status === 'processing') {
       await queue.enqueue('transcode', { photoId, version }, { key: `transcode:${photoId}:v${version}`, photoId, maxAttempts: 2 });
@@ -163,8 +168,26 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
   const regenerateAll = async (): Promise<RegenerateStats> =>
     regenerating.run(await photos.allIds(), (id) => queue.submit('regenerate', { photoId: id }, { photoId: id, maxAttempts: 1 }));
 
+  const measuredListeners = new Set<(photoId: string) => Promise<void>>();
+  const announceMeasured = async (photoId: string): Promise<void> => {
+    for (const fn of measuredListeners) await fn(photoId).catch((e) => log.warn(`After measuring ${photoId}`, e));
+  };
+  const measure = async (photoId: string): Promise<void> => {
+    const photo = await photos.get(photoId);
+    if (!photo || photo.phash !== null || photo.status !== 'complete') return;
+    const patch = await worker.measure(photo);
+    if (patch.phash === undefined) return;
+    await photos.updateMedia(photoId, patch);
+    await announceMeasured(photoId);
+  };
+  const measureAll = async (): Promise<void> => {
+    for (const id of await photos.unmeasuredIds()) {
+      await queue.submit('measure', { photoId: id }, { photoId: id, maxAttempts: 1 }).catch((e) => log.warn(`Could not measure ${id}`, e));
+    }
+  };
+
   const processedListeners = new Set<(photoId: string) => Promise<void>>();
-  const ADMIN_JOBS: readonly string[] = ['rotate', 'regenerate', 'regenerate-all'];
+  const ADMIN_JOBS: readonly string[] = ['rotate', 'regenerate', 'regenerate-all', 'measure', 'measure-all'];
   const announceProcessed = async (job: Job): Promise<void> => {
     const photoId = (job.payload as { photoId?: string }).photoId;
     if (!photoId || ADMIN_JOBS.includes(job.type)) return;
@@ -202,12 +225,16 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
         return regenerateAll();
       case 'transcode':
         return transcoder.run(job.payload.photoId, job.payload.version, job.id);
+      case 'measure':
+        return measure(job.payload.photoId);
+      case 'measure-all':
+        return measureAll();
     }
   };
 
   const queue = new JobQueue(
     new ProcessingRepo(db),
-    { concurrency: config.processingConcurrency, coordinatorTypes: ['regenerate-all'], soloTypes: ['transcode'], soloLane: lane },
+    { concurrency: config.processingConcurrency, coordinatorTypes: ['regenerate-all', 'measure-all'], soloTypes: ['transcode'], soloLane: lane },
     {
       run,
       async failed(job, error) {
@@ -274,6 +301,15 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     onToolMissing(fn) {
       toolListeners.add(fn);
       return () => toolListeners.delete(fn);
+    },
+    onMeasured(fn) {
+      measuredListeners.add(fn);
+      return () => measuredListeners.delete(fn);
+    },
+    async measureAll() {
+      if ((await photos.unmeasuredIds(1)).length === 0) return;
+      // One backfill at a time: a restart while one runs resumes that one (its key is taken).
+      await queue.enqueue('measure-all', {}, { key: `measure-all:${await photos.unmeasuredIds(1).then((ids) => ids[0])}`, maxAttempts: 3 });
     },
     idle: () => queue.idle(),
     start: () => {

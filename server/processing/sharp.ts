@@ -1,5 +1,6 @@
 import os from 'node:os';
 import sharp from 'sharp';
+import { measurePixels, type ImageMeasures, type RawImage } from './quality.js';
 
 /** Long side of the grid thumbnail and of the viewer's display image. */
 export const THUMB_PX = 480;
@@ -41,9 +42,16 @@ const inside = (px: number) => ({ width: px, height: px, fit: 'inside' as const,
  * Writes the display image and the thumbnail as WebP: upright (EXIF orientation applied, unless
  * the pixels are `upright` already, as a HEIF decoder gives them) and without any metadata (sharp
  * copies none unless asked: no GPS, no camera serials).
- * The original is decoded once; the thumbnail is made from the display-size pixels.
+ * The original is decoded once; the thumbnail is made from the display-size pixels, and so are
+ * the measures of similar shots and quality (quality.ts), unless `measure` is false.
  */
-export async function writeImageDerivatives(input: string | Buffer, displayOut: string, thumbOut: string, upright = false): Promise<void> {
+export async function writeImageDerivatives(
+  input: string | Buffer,
+  displayOut: string,
+  thumbOut: string,
+  upright = false,
+  measure = true,
+): Promise<ImageMeasures | null> {
   const decoded = sharp(input, INPUT);
   const { data, info } = await (upright ? decoded : decoded.rotate())
     .resize(inside(DISPLAY_PX))
@@ -51,10 +59,12 @@ export async function writeImageDerivatives(input: string | Buffer, displayOut: 
     .raw()
     .toBuffer({ resolveWithObject: true });
   const raw = { raw: { width: info.width, height: info.height, channels: info.channels } };
-  await Promise.all([
+  const [, , measures] = await Promise.all([
     sharp(data, raw).webp({ quality: 82, effort: 2 }).toFile(displayOut),
     sharp(data, raw).resize(inside(THUMB_PX)).webp({ quality: 78, effort: 2 }).toFile(thumbOut),
+    measure ? measurePixels(data, raw.raw as RawImage) : null,
   ]);
+  return measures;
 }
 
 /** Re-encodes a non-JPEG image turned clockwise, in its own format at high quality. */

@@ -19,9 +19,11 @@ export interface MediaOps {
   webCopy(photo: PhotoRow, o?: Pick<WebCopyOptions, 'signal' | 'onStart' | 'onProgress'>): Promise<PhotoUpdate>;
   /** Turns an original clockwise (rotate.ts rotateOriginal). */
   rotate(photo: PhotoRow, degrees: 90 | 180 | 270): Promise<PhotoUpdate>;
+  /** Similar-shot and quality measures of a photo processed before they existed (media.ts measureStored). */
+  measure(photo: PhotoRow): Promise<PhotoUpdate>;
 }
 
-export type Operation = 'derivatives' | 'webCopy' | 'rotate';
+export type Operation = 'derivatives' | 'webCopy' | 'rotate' | 'measure';
 
 /** Sent once, first: what the worker needs to know to work. */
 export interface WorkerSetup {

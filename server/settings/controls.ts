@@ -1,4 +1,4 @@
-import type { Moderation, ScheduleItem, WeddingSettings } from '../../common/api-types.js';
+import type { Moderation, ScheduleItem, WallSource, WeddingSettings } from '../../common/api-types.js';
 import { msg, type Message } from '../../common/languages.js';
 
 /**
@@ -8,6 +8,7 @@ import { msg, type Message } from '../../common/languages.js';
 
 const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const MODERATIONS: readonly Moderation[] = ['manual', 'auto'];
+const WALL_SOURCES: readonly WallSource[] = ['all', 'highlights'];
 
 /** Epoch ms of a strict ISO 8601 time with an offset; undefined when malformed or impossible (30 February). */
 export function parseIsoTime(value: unknown): number | undefined {
@@ -32,8 +33,8 @@ export function isTimeZone(zone: unknown): zone is string {
   }
 }
 
-type Controls = Pick<WeddingSettings, 'moderation' | 'gallery_opens_at' | 'wall_paused' | 'time_zone'>;
-export const CONTROL_KEYS: readonly (keyof Controls)[] = ['moderation', 'gallery_opens_at', 'wall_paused', 'time_zone'];
+type Controls = Pick<WeddingSettings, 'moderation' | 'gallery_opens_at' | 'wall_paused' | 'time_zone' | 'guest_downloads' | 'wall_source'>;
+export const CONTROL_KEYS: readonly (keyof Controls)[] = ['moderation', 'gallery_opens_at', 'wall_paused', 'time_zone', 'guest_downloads', 'wall_source'];
 
 /** The controls present in `b`, checked; problems are added to `problems`. */
 export function parseControls(b: Record<string, unknown>, problems: Message[]): Partial<Controls> {
@@ -55,6 +56,14 @@ export function parseControls(b: Record<string, unknown>, problems: Message[]): 
   if (b.time_zone !== undefined) {
     if (isTimeZone(b.time_zone)) out.time_zone = b.time_zone.trim();
     else problems.push(msg('errors.settings.time_zone'));
+  }
+  if (b.guest_downloads !== undefined) {
+    if (typeof b.guest_downloads === 'boolean') out.guest_downloads = b.guest_downloads;
+    else problems.push(msg('errors.rule.boolean', { field: 'guest_downloads' }));
+  }
+  if (b.wall_source !== undefined) {
+    if (WALL_SOURCES.includes(b.wall_source as WallSource)) out.wall_source = b.wall_source as WallSource;
+    else problems.push(msg('errors.settings.wall_source'));
   }
   return out;
 }

@@ -70,6 +70,8 @@ export function defaultSettings(): SiteSettings {
     cover_image: null,
     require_two_step: false,
     notify: emptyNotify(),
+    guest_downloads: true,
+    wall_source: 'all',
   };
 }
 

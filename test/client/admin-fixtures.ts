@@ -1,4 +1,4 @@
-import type { AdminPhoto, DashboardResponse, DashboardStats } from '../../common/api-types.js';
+import type { AdminPhoto, DashboardResponse, DashboardStats, GalleryItem } from '../../common/api-types.js';
 import { api, meFor, permsFor, type RoleName } from '../helpers/admin-render.js';
 
 let seq = 0;
@@ -24,6 +24,12 @@ export function photo(over: Partial<AdminPhoto> = {}): AdminPhoto {
     processing_error: null,
     approved_at: null,
     waiting_for: null,
+    hearts: 0,
+    highlighted: false,
+    similar_group: null,
+    similar_count: 1,
+    quality_flags: [],
+    sharpness: null,
     ...over,
   };
 }
@@ -77,4 +83,28 @@ export function serveAs(role: RoleName, photos: AdminPhoto[] = [photo({ is_visib
     const list = pending ? photos.filter((p) => !p.is_visible) : c.query.get('show_all') === 'false' ? photos.filter((p) => p.is_visible) : photos;
     return { body: { success: true, photos: list, pagination: { page: 1, pages: 1, total: list.length, has_prev: false, has_next: false } } };
   });
+}
+
+/** A gallery item as GET /api/photos lists it. */
+export function galleryItem(i: number, p: Partial<GalleryItem> = {}): GalleryItem {
+  return {
+    id: `m${i}`,
+    content_type: 'image/jpeg',
+    thumbnail_url: `/media/thumb/m${i}.webp`,
+    backblaze_url: `/media/original/m${i}.jpg`,
+    original_filename: `IMG_${i}.jpg`,
+    upload_timestamp: '2025-06-07T21:15:00Z',
+    date_taken: '2025-06-07T20:01:00Z',
+    camera_make: 'Canon',
+    camera_model: 'Canon EOS 40D',
+    width: 3072,
+    height: 2048,
+    moment: null,
+    uploader_name: null,
+    duration: null,
+    hearts: 0,
+    hearted: false,
+    highlighted: false,
+    ...p,
+  };
 }

@@ -10,7 +10,7 @@ import type { GalleryItem } from '../../common/api-types.js';
 const item = (i: number, over: Partial<GalleryItem>): GalleryItem => ({
   id: `m${i}`, content_type: 'image/jpeg', thumbnail_url: `/media/m${i}/thumb?v=1`, backblaze_url: `/media/m${i}/display?v=1`,
   original_filename: `IMG_${i}.jpg`, upload_timestamp: '2026-06-20T18:00:00Z', date_taken: null, camera_make: null, camera_model: null,
-  width: 640, height: 480, moment: null, uploader_name: null, duration: null, ...over,
+  width: 640, height: 480, moment: null, uploader_name: null, duration: null, hearts: 0, hearted: false, highlighted: false, ...over,
 });
 
 test('admin: a video still being re-encoded says "Preparing video" over its poster', async () => {
@@ -44,7 +44,7 @@ test('admin: a photo whose processing failed says it cannot be shown, never an e
 test('gallery: an approved photo without any image says it cannot be shown; a video keeps its tile', async () => {
   const broken = item(1, { thumbnail_url: null, backblaze_url: null, original_filename: 'broken.jpg' });
   const clip = item(2, { content_type: 'video/mp4', thumbnail_url: null, backblaze_url: '/media/m2/display?v=1', duration: 4.2 });
-  const r = await render(<GalleryGrid items={[broken, clip]} onOpen={() => {}} />);
+  const r = await render(<GalleryGrid items={[broken, clip]} onOpen={() => {}} onHeart={() => {}} />);
   const tiles = [...r.container.querySelectorAll('.gallery-tile')];
   assert.match(text(tiles[0]), /This photo cannot be shown/);
   assert.doesNotMatch(text(tiles[1]), /cannot be shown/);
@@ -52,7 +52,7 @@ test('gallery: an approved photo without any image says it cannot be shown; a vi
 });
 
 test('viewer: a photo without any image says it cannot be shown instead of loading forever', async () => {
-  const r = await render(<MediaViewer item={item(3, { thumbnail_url: null, backblaze_url: null })} onClose={() => {}} />);
+  const r = await render(<MediaViewer item={item(3, { thumbnail_url: null, backblaze_url: null })} onClose={() => {}} onHeart={() => {}} />);
   assert.match(text(r.container), /This photo cannot be shown/);
   assert.doesNotMatch(text(r.container), /Loading image/);
   assert.equal(r.container.querySelector('.viewer-media img'), null);

@@ -25,6 +25,9 @@ const photo: GalleryItem = {
   moment: null,
   uploader_name: null,
   duration: null,
+  hearts: 0,
+  hearted: false,
+  highlighted: false,
 };
 const clip: GalleryItem = {
   ...photo,

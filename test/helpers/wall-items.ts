@@ -16,4 +16,7 @@ export const wallItem = (id: string, type = 'image/jpeg'): WallItem => ({
   moment: null,
   uploader_name: null,
   duration: null,
+  hearts: 0,
+  hearted: false,
+  highlighted: false,
 });

@@ -1,6 +1,8 @@
 import Check from 'lucide-react/icons/check';
 import SkipForward from 'lucide-react/icons/skip-forward';
 import X from 'lucide-react/icons/x';
+import Layers from 'lucide-react/icons/layers';
+import { PhotoFlags } from './PhotoFlags';
 import type { AdminPhoto } from '../../../common/api-types';
 import { PhotoThumb, SelectCheck } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate } from './format';
@@ -16,13 +18,30 @@ interface Props {
   onApprove: (id: string) => void;
   onSkip: (id: string) => void;
   onReject: (id: string) => void;
+  /** The other photos of its group of similar shots still waiting (best first), when it leads a stack. */
+  others?: AdminPhoto[];
+  onKeepBest?: (id: string) => void;
+  /** Brings another photo of the stack to the front. */
+  onPick?: (id: string) => void;
+  /** The card the queue's keys act on (shown large). */
+  focused?: boolean;
+  /** R was pressed on it: Enter rejects. */
+  confirming?: boolean;
 }
 
 /** A queue card: big thumb-sized Approve / Skip / Reject targets, usable with one hand. */
-export function ApprovalCard({ photo: p, canReject, selectMode, selected, busy, onSelect, onApprove, onSkip, onReject }: Props) {
+export function ApprovalCard(props: Props) {
+  const { photo: p, canReject, selectMode, selected, busy, onSelect, onApprove, onSkip, onReject, others = [], focused, confirming } = props;
   const camera = cameraName(p.camera_make, p.camera_model);
   return (
-    <article className={`card approval-card${selected ? ' is-selected' : ''}`} data-testid="approval-card" data-photo-id={p.id} aria-busy={busy || undefined}>
+    <article
+      className={`card approval-card${selected ? ' is-selected' : ''}${focused ? ' is-focused' : ''}${others.length ? ' is-stack' : ''}`}
+      data-testid="approval-card"
+      data-photo-id={p.id}
+      aria-busy={busy || undefined}
+      aria-current={focused || undefined}
+      tabIndex={-1}
+    >
       <div className="approval-card-media" onClick={selectMode ? () => onSelect(p.id) : undefined}>
         <PhotoThumb photo={p} playable={!selectMode} />
         {selectMode && <SelectCheck photo={p} selected={selected} onSelect={onSelect} />}
@@ -39,6 +58,31 @@ export function ApprovalCard({ photo: p, canReject, selectMode, selected, busy, 
           {formatDate(p.upload_timestamp)}
           {p.uploader_name && <span data-testid="photo-uploader"> · {t('admin.photos.by', { name: p.uploader_name })}</span>}
         </div>
+        <PhotoFlags photo={p} />
+        {others.length > 0 && (
+          <div className="approval-stack" data-testid="approval-stack">
+            <p className="approval-stack-title">
+              <Layers size={16} aria-hidden="true" /> {t('admin.queue.similar', { count: others.length + 1 })}
+            </p>
+            <ul className="approval-stack-others">
+              {others.map((o) => (
+                <li key={o.id}>
+                  <button type="button" className="approval-stack-pick" data-photo-id={o.id} aria-label={t('admin.queue.bring_front', { name: o.original_filename })} onClick={() => props.onPick?.(o.id)}>
+                    {o.thumbnail_url ? <img src={o.thumbnail_url} alt="" loading="lazy" /> : <Layers size={16} aria-hidden="true" />}
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <button type="button" className="btn btn-sm approval-keep-best" disabled={busy} onClick={() => props.onKeepBest?.(p.id)}>
+              {t('admin.queue.keep_best')}
+            </button>
+          </div>
+        )}
+        {confirming && (
+          <p className="approval-confirm" role="alert">
+            {t('admin.queue.confirm_reject')}
+          </p>
+        )}
       </div>
       {!selectMode && (
         <div className="approval-card-actions">

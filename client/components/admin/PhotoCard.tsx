@@ -5,12 +5,14 @@ import RotateCw from 'lucide-react/icons/rotate-cw';
 import RefreshCw from 'lucide-react/icons/refresh-cw';
 import Trash2 from 'lucide-react/icons/trash-2';
 import LoaderCircle from 'lucide-react/icons/loader-circle';
+import Star from 'lucide-react/icons/star';
+import { PhotoFlags } from './PhotoFlags';
 import type { AdminPhoto, Permissions } from '../../../common/api-types';
 import { PhotoThumb, SelectCheck } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate, isImage, isVideo } from './format';
 import { t } from './t';
 
-export type CardAction = 'toggle' | 'download' | 'rotate' | 'regenerate' | 'delete';
+export type CardAction = 'toggle' | 'highlight' | 'download' | 'rotate' | 'regenerate' | 'delete';
 
 interface Props {
   photo: AdminPhoto;
@@ -85,13 +87,33 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
               <dd>{camera}</dd>
             </div>
           )}
+          {p.hearts > 0 && (
+            <div>
+              <dt>{t('admin.photos.hearts')}</dt>
+              <dd data-testid="photo-hearts">{p.hearts}</dd>
+            </div>
+          )}
         </dl>
+        <PhotoFlags photo={p} />
       </div>
       <div className="photo-card-actions">
         <button type="button" className="btn btn-sm btn-outline" disabled={busy} onClick={() => onAction(p, 'toggle')}>
           {p.is_visible ? <EyeOff size={16} aria-hidden="true" /> : <Eye size={16} aria-hidden="true" />}
           {p.is_visible ? t('admin.photos.hide') : t('admin.photos.show')}
         </button>
+        {perms.can_moderate_photos && (
+          <button
+            type="button"
+            className={`btn btn-sm btn-icon${p.highlighted ? '' : ' btn-outline'}`}
+            aria-pressed={p.highlighted}
+            aria-label={t('admin.photos.highlight')}
+            title={t('admin.photos.highlight')}
+            disabled={busy}
+            onClick={() => onAction(p, 'highlight')}
+          >
+            <Star size={16} aria-hidden="true" fill={p.highlighted ? 'currentColor' : 'none'} />
+          </button>
+        )}
         <button type="button" className="btn btn-sm btn-outline btn-icon" aria-label={t('admin.photos.download')} title={t('admin.photos.download')} disabled={busy} onClick={() => onAction(p, 'download')}>
           <Download size={16} aria-hidden="true" />
         </button>

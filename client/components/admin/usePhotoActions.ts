@@ -76,6 +76,8 @@ export function usePhotoActions(reload: () => Promise<void> | void) {
           fail(err, t('admin.photos.download_failed'));
         }
         return;
+      case 'highlight':
+        return busyRun(p.id, () => adminApi.highlight(p.id, !p.highlighted), t('admin.photos.highlight_failed'));
       case 'rotate':
         return busyRun(p.id, () => adminApi.rotate(p.id), t('admin.photos.rotate_failed'));
       case 'regenerate':
@@ -118,14 +120,16 @@ export function usePhotoActions(reload: () => Promise<void> | void) {
   };
 
   const approve = (id: string) => run(() => adminApi.photoAction(id, 'approve'), t('admin.photos.approve_failed'));
-  const reject = async (id: string) => {
-    if (!window.confirm(rejectConfirm())) return;
+  /** `confirmed`: the keyboard's R then Enter already asked. */
+  const reject = async (id: string, confirmed = false) => {
+    if (!confirmed && !window.confirm(rejectConfirm())) return;
     await run(() => adminApi.deletePhoto(id), t('admin.photos.reject_failed'));
   };
+  const keepBest = (id: string) => busyRun(id, () => adminApi.keepBest(id), t('admin.queue.keep_best_failed'));
   const approveMany = async (ids: string[]) => {
     if (ids.length === 0) return;
     await run(() => adminApi.bulkVisibility(ids, 'show'), t('admin.photos.approve_many_failed'));
   };
 
-  return { busy, regeneratingAll, cardAction, bulkVisibility, bulkDelete, regenerateAll, approve, reject, approveMany };
+  return { busy, regeneratingAll, cardAction, bulkVisibility, bulkDelete, regenerateAll, approve, reject, approveMany, keepBest };
 }

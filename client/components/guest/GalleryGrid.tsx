@@ -3,11 +3,18 @@ import type { GalleryItem } from '../../../common/api-types';
 import ImageOff from 'lucide-react/icons/image-off';
 import Play from 'lucide-react/icons/play';
 import { t } from '../../i18n';
+import { HeartButton } from './Heart';
 
 export const isVideo = (item: GalleryItem) => item.content_type.startsWith('video/');
 
-/** The thumbnail grid (3 columns, 4 on large screens); thumbnails load lazily. */
-export function GalleryGrid({ items, onOpen }: { items: GalleryItem[]; onOpen: (item: GalleryItem, trigger: HTMLElement) => void }) {
+interface Props {
+  items: GalleryItem[];
+  onOpen: (item: GalleryItem, trigger: HTMLElement) => void;
+  onHeart: (item: GalleryItem) => void;
+}
+
+/** The thumbnail grid (3 columns, 4 on large screens), each tile with its heart; thumbnails load lazily. */
+export function GalleryGrid({ items, onOpen, onHeart }: Props) {
   return (
     <ul className="gallery-grid" aria-label={t('gallery.grid_label')}>
       {items.map((item) => {
@@ -28,6 +35,7 @@ export function GalleryGrid({ items, onOpen }: { items: GalleryItem[]; onOpen: (
                 </span>
               )}
             </button>
+            <HeartButton item={item} onHeart={onHeart} />
           </li>
         );
       })}

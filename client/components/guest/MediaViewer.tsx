@@ -4,6 +4,7 @@ import type { GalleryItem } from '../../../common/api-types';
 import { t } from '../../i18n';
 import { formatDateTime } from '../../i18n/format';
 import { isVideo } from './GalleryGrid';
+import { HeartButton } from './Heart';
 
 /** A time in the wedding's zone and the page's language; null when absent or unreadable. */
 function when(iso: string | null): string | null {
@@ -27,8 +28,16 @@ export function cameraName(make: string | null, model: string | null): string | 
 
 const FOCUSABLE = 'button, [href], video[controls], [tabindex]:not([tabindex="-1"])';
 
+interface Props {
+  item: GalleryItem;
+  onClose: () => void;
+  onHeart: (item: GalleryItem) => void;
+  /** Offer "Download" (the couple's setting guest_downloads). */
+  download?: boolean;
+}
+
 /** Full-screen viewer (SPEC §2): closes with its button, a click outside, or Escape. */
-export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () => void }) {
+export function MediaViewer({ item, onClose, onHeart, download }: Props) {
   const video = isVideo(item);
   const [loaded, setLoaded] = useState(false);
   const [failed, setFailed] = useState(false);
@@ -110,6 +119,14 @@ export function MediaViewer({ item, onClose }: { item: GalleryItem; onClose: () 
             <img key={item.id} src={imageSrc} alt={item.original_filename} onLoad={() => setLoaded(true)} onError={() => setFailed(true)} />
           ) : (
             <p className="viewer-fallback">{t('gallery.unshowable')}</p>
+          )}
+        </div>
+        <div className="viewer-actions">
+          <HeartButton item={item} onHeart={onHeart} className="btn btn-sm" />
+          {download && (
+            <a className="btn btn-sm" href={`/api/photos/${item.id}/download`} download>
+              {t('viewer.download')}
+            </a>
           )}
         </div>
         {item.uploader_name && (

@@ -4,8 +4,8 @@ import type { WallItem } from './types';
 export interface LiveHandlers {
   visible(item: WallItem): void;
   hidden(id: string): void;
-  /** The couple paused or resumed the wall. */
-  wallState(paused: boolean): void;
+  /** The couple paused or resumed the wall, or chose what it shows (`source`). */
+  wallState(paused: boolean, source?: string): void;
   /** Sent by the server on every (re)connect; `resync` means the replay was incomplete. */
   ready(info: { resync: boolean }): void;
 }
@@ -90,7 +90,7 @@ export class LiveEvents {
 
   private onWallState = (e: Event) => {
     const d = this.data(e) as Partial<LiveEventData['wall-state']> | null;
-    if (d && typeof d.paused === 'boolean') this.handlers.wallState(d.paused);
+    if (d && typeof d.paused === 'boolean') this.handlers.wallState(d.paused, typeof d.source === 'string' ? d.source : undefined);
   };
 
   private onReady = (e: Event) => {

@@ -36,6 +36,7 @@ export class WallFeed {
   private waiting = new Set<string>();
   private mediaTimer: ReturnType<typeof setTimeout> | undefined;
   private mediaTries = 0;
+  private source: string | undefined;
 
   constructor(
     private readonly player: WallPlayer,
@@ -44,7 +45,14 @@ export class WallFeed {
     this.live = new LiveEvents('/api/events', {
       visible: (item) => this.handle({ add: item }),
       hidden: (id) => this.handle({ remove: id }),
-      wallState: (paused) => this.opts.onWallState?.(paused),
+      wallState: (paused, source) => {
+        this.opts.onWallState?.(paused);
+        // All photos or only the highlights: the server's list follows the setting, so load it again.
+        if (source !== undefined && source !== this.source) {
+          this.source = source;
+          if (!this.first) void this.reload();
+        }
+      },
       ready: ({ resync }) => {
         if (resync) this.opts.onResync?.();
         if (this.first || resync) void this.reload();

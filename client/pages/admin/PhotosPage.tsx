@@ -12,6 +12,8 @@ import { usePhotoActions } from '../../components/admin/usePhotoActions';
 import { ExportButtons } from '../../components/admin/ExportButtons';
 import { UploaderFilter } from '../../components/admin/UploaderFilter';
 import { t } from '../../components/admin/t';
+import { stacksOf } from '../../components/admin/stacks';
+import { QueueKeysHelp, useQueueKeys } from '../../components/admin/QueueKeys';
 
 /** /admin/photos: All Photos and, for moderators, the Approval Queue (SPEC §2, §4). */
 export function PhotosPage() {
@@ -22,6 +24,9 @@ export function PhotosPage() {
   const [loaded, setLoaded] = useState<{ mode: string; list: AdminPhotoList } | null>(null);
   const [error, setError] = useState(false);
   const [nonce, setNonce] = useState(0);
+  // All mode: only photos processing flagged (blurry, dark, overexposed).
+  const [flagged, setFlagged] = useState(false);
+  const [front, setFront] = useState<ReadonlySet<string>>(new Set());
   const queue = view.mode === 'queue';
   const list = loaded?.mode === view.mode ? loaded.list : null;
   const asking = useRef(0);
@@ -35,6 +40,7 @@ export function PhotosPage() {
         showAll: view.showAll,
         pending: view.mode === 'queue',
         uploader: view.uploader,
+        flagged: view.mode === 'all' && flagged,
       });
       // An answer overtaken by a later question (another mode, page or filter) is dropped.
       if (ask !== asking.current) return;
@@ -48,7 +54,7 @@ export function PhotosPage() {
       console.error('Failed to load photos', err);
       setError(true);
     }
-  }, [view.page, view.mode, view.showAll, view.uploader]);
+  }, [view.page, view.mode, view.showAll, view.uploader, flagged]);
 
   useEffect(() => {
     void load();
@@ -59,6 +65,14 @@ export function PhotosPage() {
   const shown = queue ? queuePhotos(photos, view.skipped) : photos;
   const selectedIds = [...view.selected];
   const pg = list?.pagination;
+  const stacks = queue ? stacksOf(shown, front) : [];
+  const keys = useQueueKeys(stacks, queue && !view.selectMode && !!list, {
+    approve: (id) => void actions.approve(id),
+    skip: (s) => [s.lead, ...s.others].forEach((p) => dispatch({ type: 'skip', id: p.id })),
+    reject: (id) => void actions.reject(id, true),
+    keepBest: (id) => void actions.keepBest(id),
+    canReject: perms.can_delete_photos,
+  });
 
   if (error)
     return (
@@ -111,6 +125,9 @@ export function PhotosPage() {
                 {actions.regeneratingAll ? t('admin.photos.regenerating') : t('admin.photos.regenerate_all')}
               </button>
             )}
+            <button type="button" className={`btn ${flagged ? '' : 'btn-outline'}`} aria-pressed={flagged} onClick={() => setFlagged(!flagged)}>
+              {t('admin.photos.only_flagged')}
+            </button>
             <ExportButtons selectedIds={selectedIds} />
             <UploaderFilter value={view.uploader} refresh={list} onChange={(uploader) => dispatch({ type: 'uploader', uploader })} />
           </>
@@ -124,6 +141,7 @@ export function PhotosPage() {
                 {t('admin.photos.approve_n', { count: view.selected.size })}
               </button>
             )}
+            <span className="muted queue-keys-hint">{t('admin.queue.keys_hint')}</span>
             {view.skipped.size > 0 && (
               <button type="button" className="btn btn-outline" onClick={() => dispatch({ type: 'showSkipped' })}>
                 {t('admin.photos.show_skipped', { count: view.skipped.size })}
@@ -172,17 +190,25 @@ export function PhotosPage() {
         </div>
       ) : queue ? (
         <div className="approval-grid">
-          {shown.map((p) => (
+          {stacks.map(({ lead: p, others }) => (
             <ApprovalCard
               key={p.id}
               photo={p}
+              others={others}
+              focused={keys.focusedId === p.id}
+              confirming={keys.confirming === p.id}
+              onKeepBest={(id) => void actions.keepBest(id)}
+              onPick={(id) => {
+                setFront(new Set(front).add(id));
+                keys.setFocusId(id);
+              }}
               canReject={perms.can_delete_photos}
               selectMode={view.selectMode}
               selected={view.selected.has(p.id)}
               busy={actions.busy.has(p.id)}
               onSelect={(id) => dispatch({ type: 'toggle', id })}
               onApprove={(id) => void actions.approve(id)}
-              onSkip={(id) => dispatch({ type: 'skip', id })}
+              onSkip={() => [p, ...others].forEach((o) => dispatch({ type: 'skip', id: o.id }))}
               onReject={(id) => void actions.reject(id)}
             />
           ))}
@@ -203,6 +229,8 @@ export function PhotosPage() {
           ))}
         </div>
       )}
+
+      {keys.help && <QueueKeysHelp onClose={keys.closeHelp} />}
 
       {pg && pg.pages > 1 && (
         <nav className="pager" aria-label={t('admin.photos.pages')}>

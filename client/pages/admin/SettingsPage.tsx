@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
-import type { AdminSettingsResponse, ScheduleItem, ThemeInfo, WeddingSettings } from '../../../common/api-types';
+import type { AdminSettingsResponse, ScheduleItem, ThemeInfo, WallSource, WeddingSettings } from '../../../common/api-types';
 import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { settingsSaved } from '../../state/settings';
@@ -121,6 +121,20 @@ export function SettingsPage() {
         <p id="st-names-hint" className="muted">
           {t('admin.settings.show_names_hint')}
         </p>
+        <label className="checkbox-row">
+          <input type="checkbox" role="switch" aria-describedby="st-downloads-hint" checked={form.guest_downloads} onChange={(e) => set('guest_downloads', e.target.checked)} />
+          {t('admin.settings.guest_downloads')}
+        </label>
+        <p id="st-downloads-hint" className="muted">
+          {t('admin.settings.guest_downloads_hint')}
+        </p>
+        <div className="field">
+          <label htmlFor="st-wall-source">{t('admin.settings.wall_source')}</label>
+          <select id="st-wall-source" value={form.wall_source} onChange={(e) => set('wall_source', e.target.value as WallSource)}>
+            <option value="all">{t('admin.settings.wall_source_all')}</option>
+            <option value="highlights">{t('admin.settings.wall_source_highlights')}</option>
+          </select>
+        </div>
       </section>
 
       <LookSettings
