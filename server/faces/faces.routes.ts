@@ -42,7 +42,7 @@ export function adminFacesRouter(faces: FacesService): Router {
   });
   r.delete('/faces', requirePermission('is_admin'), async (req, res) => {
     await faces.deleteAll();
-    req.audit('faces.delete_all');
+    req.audit('face_data.delete_all');
     res.json({ success: true, faces: await faces.status() });
   });
   return r;
