@@ -38,7 +38,8 @@ async function patientPage(on: Browser = browser, viewport = { width: 360, heigh
   return p;
 }
 
-const tileNames = (page: Page) => galleryTiles(page).locator('button').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')).sort());
+// The tiles' open buttons (each tile also has a heart button).
+const tileNames = (page: Page) => galleryTiles(page).locator('button[aria-label^="Open photo"]').evaluateAll((bs) => bs.map((b) => b.getAttribute('aria-label')).sort());
 const ALL = GROUP_PHOTOS.map((_, i) => `Open photo group-${i + 1}.jpg`).sort();
 const noSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
 
