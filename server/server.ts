@@ -17,6 +17,7 @@ import { DatabaseWriter } from './db/writer.js';
 import { EventBus } from './events/bus.js';
 import { createEventsModule } from './events/events.module.js';
 import { createExportModule } from './export/export.module.js';
+import { createGuestbookModule } from './guestbook/guestbook.module.js';
 import { createGuestsModule } from './guests/guests.module.js';
 import type { Module } from './http/module.js';
 import { log } from './log.js';
@@ -25,6 +26,7 @@ import { createProcessing, type Processing } from './processing/processing.servi
 import { createQrModule } from './qr/qr.module.js';
 import { createSettingsModule } from './settings/settings.module.js';
 import { SettingsService } from './settings/settings.service.js';
+import { durableStorage } from './storage/durable.js';
 import { createStorageGuard, type StorageGuard } from './storage/storage.js';
 import { createUploadsModule } from './uploads/uploads.module.js';
 import { createUsersModule } from './users/users.module.js';
@@ -82,7 +84,7 @@ export async function startServer(config: Config): Promise<RunningServer> {
   const paths = dataPaths(config.dataDir);
   // A restore killed half way through replacing the site: the old site comes back whole.
   if (recoverInterruptedRestore(config.dataDir) > 0) log.warn('An interrupted restore was undone: the site is as it was before it');
-  for (const dir of [paths.root, paths.originals, paths.derived, paths.incoming]) fs.mkdirSync(dir, { recursive: true });
+  for (const dir of [paths.root, paths.originals, paths.derived, paths.incoming, paths.guestbook]) fs.mkdirSync(dir, { recursive: true });
 
   const sqlite = openSqlite(paths.database);
   // Migrations run first, on this connection alone. From then on it only reads (query_only):
@@ -104,17 +106,20 @@ export async function startServer(config: Config): Promise<RunningServer> {
 
   const bus = new EventBus(db);
   const processing = createProcessing({ config, paths, db });
+  // One set of syncs for every write a guest is told is stored.
+  const durable = durableStorage(paths);
   const modules: Module[] = [
     createAuthModule({ config, users, sessions }),
     createUsersModule({ users }),
     createSettingsModule({ settings }),
-    createUploadsModule({ config, paths, db, settings, processing, storage }),
+    createUploadsModule({ config, paths, db, settings, processing, storage, durable }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
-    createDashboardModule({ config, disk, db, users, processing }),
+    createDashboardModule({ config, disk, db, users, processing, settings }),
     createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),
     createGuestsModule({ db, paths, bus }),
+    createGuestbookModule({ db, paths, bus, settings, voiceNotes: processing.voiceNotes, storage, durable }),
   ];
 
   await settings.get(); // warm: every request's language falls back on default_language

@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import type { DB } from '../db/schema.js';
 import type { Module } from '../http/module.js';
 import type { Processing } from '../processing/processing.service.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { dashboardRouter } from './dashboard.routes.js';
 import { DashboardService } from './dashboard.service.js';
@@ -14,10 +15,11 @@ export interface DashboardModuleDeps {
   db: Kysely<DB>;
   users: UsersService;
   processing: Pick<Processing, 'missingTools'>;
+  settings: SettingsService;
 }
 
 /** GET /admin/api/dashboard. */
-export function createDashboardModule({ config, disk, db, users, processing }: DashboardModuleDeps): Module {
-  const dashboard = new DashboardService({ disk, db, users, storageLimitBytes: config.storageLimitBytes, missingTools: () => processing.missingTools() });
+export function createDashboardModule({ config, disk, db, users, processing, settings }: DashboardModuleDeps): Module {
+  const dashboard = new DashboardService({ disk, db, users, settings, storageLimitBytes: config.storageLimitBytes, missingTools: () => processing.missingTools() });
   return { name: 'dashboard', adminApi: [dashboardRouter(dashboard)] };
 }

@@ -9,6 +9,7 @@ import * as m0007 from './migrations/2026-11-22-0007-listed-media.js';
 import * as m0008 from './migrations/2026-11-22-0008-guests.js';
 import * as m0009 from './migrations/2026-11-22-0009-activity-message.js';
 import * as m0010 from './migrations/2026-11-22-0010-recovered-photos.js';
+import * as m0012 from './migrations/2026-11-22-0012-guestbook-challenges.js';
 
 // An explicit map (not a folder scan) so the migrations survive bundling.
 // Add new files here in order; never edit one that has shipped.
@@ -22,6 +23,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-0008-guests': m0008,
   '2026-11-22-0009-activity-message': m0009,
   '2026-11-22-0010-recovered-photos': m0010,
+  '2026-11-22-0012-guestbook-challenges': m0012,
 };
 
 /**

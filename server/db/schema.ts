@@ -76,6 +76,8 @@ export interface PhotosTable {
   guest_id: string | null;
   /** Set when the original was found at start with no row (a crash before its row): never approved automatically. */
   recovered_at: Generated<string | null>;
+  /** The photo challenge (settings.challenges) the guest picked for it; null when none. */
+  challenge_id: Generated<string | null>;
 }
 
 export interface UploadsTable {
@@ -119,6 +121,33 @@ export interface MediaBytesTable {
   bytes: number;
 }
 
+/** Where a voice note stands: none sent, its playable copy being made, made, or failed. */
+export type AudioStatus = 'none' | 'processing' | 'complete' | 'error';
+
+export interface GuestbookTable {
+  id: string;
+  /** The wedding_guest cookie of the browser that wrote it. */
+  guest_id: string | null;
+  name: string | null;
+  message: string;
+  is_visible: Generated<number>;
+  approved_at: string | null;
+  created_at: string;
+  /** The voice note as sent, relative to DATA_DIR; null without one. */
+  audio_path: string | null;
+  /** Its sniffed type (audio/webm, audio/ogg, audio/mp4, audio/wav). */
+  audio_type: string | null;
+  audio_size: number | null;
+  audio_sha256: string | null;
+  /** Seconds, read from the file's own packets. */
+  duration: number | null;
+  /** The copy every browser plays (AAC in MP4), relative to DATA_DIR. */
+  web_audio_path: string | null;
+  web_audio_size: number | null;
+  audio_status: Generated<AudioStatus>;
+  audio_error: string | null;
+}
+
 export interface EventsTable {
   id: Generated<number>;
   type: string;
@@ -136,6 +165,7 @@ export interface DB {
   jobs: JobsTable;
   events: EventsTable;
   media_bytes: MediaBytesTable;
+  guestbook: GuestbookTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -147,3 +177,5 @@ export type PhotoUpdate = Updateable<PhotosTable>;
 export type UploadRow = Selectable<UploadsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type ActivityRow = Selectable<ActivityTable>;
+export type GuestbookRow = Selectable<GuestbookTable>;
+export type NewGuestbookRow = Insertable<GuestbookTable>;

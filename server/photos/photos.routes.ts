@@ -14,11 +14,13 @@ export function publicPhotosRouter(photos: PhotosService): Router {
   r.get('/photos', async (req, res) => {
     const limit = intParam(req.query.limit, 'limit', { default: 20, min: 1, max: 100 });
     const offset = intParam(req.query.offset, 'offset', { default: 0, min: 0 });
-    const moment = req.query.moment;
+    const { moment, challenge } = req.query;
     if (moment !== undefined && typeof moment !== 'string') throw invalid('errors.photos.bad_moment');
+    if (challenge !== undefined && typeof challenge !== 'string') throw invalid('errors.photos.bad_challenge');
+    if (moment !== undefined && challenge !== undefined) throw invalid('errors.photos.moment_and_challenge');
     // The wall (public anyway) keeps showing photos before the gallery's reveal time.
     const ignoreReveal = req.query.view === 'wall';
-    res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, ignoreReveal })) });
+    res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, challenge, ignoreReveal })) });
   });
   r.get('/stats', async (_req, res) => {
     res.json({ success: true, stats: await photos.stats() });

@@ -14,6 +14,8 @@ export interface JobKinds {
   'regenerate-all': { payload: Record<string, never>; result: RegenerateStats };
   /** A video's web copy, made from the derivatives of `version` (skipped when a newer version exists). */
   transcode: { payload: { photoId: string; version: number }; result: void };
+  /** The playable copy of a guestbook message's voice note. */
+  'voice-copy': { payload: { entryId: string }; result: void };
 }
 export type JobType = keyof JobKinds;
 export type Payload<T extends JobType> = JobKinds[T]['payload'];

@@ -17,6 +17,7 @@ import { EncodeLane } from './encode-lane.js';
 import { HEIF_CONVERT, missingToolLog, missingTools, ToolMissingError, type ToolName, type ToolPaths } from './tools.js';
 import { createTranscoder } from './transcode.js';
 import { removeOldVersions } from './versions.js';
+import { createVoiceNotes, type VoiceNotes } from './voice-notes.js';
 
 export type { RegenerateStats };
 
@@ -49,6 +50,8 @@ export interface Processing {
   onWebCopy(fn: (photoId: string) => Promise<void>): () => void;
   /** Tools processing needs that are not installed (looked for at start and every TOOL_CHECK_MS). */
   missingTools(): readonly ToolName[];
+  /** The guestbook's voice notes: read while a request waits, playable copies made as jobs. */
+  voiceNotes: VoiceNotes;
   /** Resolves when no job is queued or running. */
   idle(): Promise<void>;
   start(): void;
@@ -93,6 +96,9 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
   const photos = new PhotosRepo(db);
   const lane = new EncodeLane();
   const transcoder = createTranscoder({ paths, media: worker, lane }, photos);
+  const voiceNotes = createVoiceNotes(worker, (entryId, within) =>
+    queue.enqueue('voice-copy', { entryId }, { key: `voice-copy:${entryId}`, within, maxAttempts: 3 }),
+  );
 
   const markError = (photoId: string, message: string) =>
     photos.markError(photoId, message).catch((e) => log.warn('Could not record a processing error', e));
@@ -188,6 +194,8 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
         return regenerateAll();
       case 'transcode':
         return transcoder.run(job.payload.photoId, job.payload.version, job.id);
+      case 'voice-copy':
+        return voiceNotes.run(job.payload.entryId);
     }
   };
 
@@ -199,6 +207,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       async failed(job, error) {
         // Admin operations record their own errors (a refused rotation leaves the photo as it was).
         if (job.type === 'process-media' || job.type === 'transcode') await photos.markError(job.payload.photoId, error.message);
+        if (job.type === 'voice-copy') await voiceNotes.failed(job.payload.entryId, error);
       },
     },
   );
@@ -250,6 +259,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
     },
     onWebCopy: (fn) => transcoder.onWebCopy(fn),
     missingTools: () => missing,
+    voiceNotes: voiceNotes.api,
     idle: () => queue.idle(),
     start: () => {
       missing = missingTools(toolPaths);
@@ -257,11 +267,13 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       toolCheck = setInterval(lookForTools, TOOL_CHECK_MS).unref();
       worker.start();
       transcoder.start();
+      voiceNotes.start();
       queue.start().catch((e) => log.error('The processing queue could not start', e));
     },
     async stop() {
       clearInterval(toolCheck);
       transcoder.stop();
+      voiceNotes.stop();
       await queue.stop();
       await worker.stop();
     },

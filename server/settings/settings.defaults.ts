@@ -53,6 +53,7 @@ export function defaultSettings(): WeddingSettings {
     show_uploader_names: true,
     default_language: 'en',
     translations: {},
+    challenges: [],
   };
 }
 

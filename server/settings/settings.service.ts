@@ -7,6 +7,7 @@ import { defaultSettings, type ScheduleItem, type WeddingSettings } from './sett
 import { SettingsRepo } from './settings.repo.js';
 import { checkWindows, CONTROL_KEYS, parseControls, parseWindow } from './controls.js';
 import { parseTranslations } from './translations.js';
+import { parseChallenges } from './challenges.js';
 
 /** Told of every saved change (the wall's pause reaches open walls this way). */
 export type SettingsListener = (next: WeddingSettings, previous: WeddingSettings) => void | Promise<void>;
@@ -53,6 +54,11 @@ export class SettingsService {
     return (await this.get()).show_uploader_names;
   }
 
+  /** The ids of the photo challenges guests may pick now. */
+  async challengeIds(): Promise<ReadonlySet<string>> {
+    return new Set((await this.get()).challenges.map((c) => c.id));
+  }
+
   /** Applies a partial update after validating every field given. */
   async update(body: unknown): Promise<WeddingSettings> {
     const previous = await this.get();
@@ -85,6 +91,7 @@ export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
     'show_uploader_names',
     'default_language',
     'translations',
+    'challenges',
     ...CONTROL_KEYS,
   ]);
   for (const key of Object.keys(b)) if (!known.has(key)) problems.push(msg('errors.settings.unknown', { key }));
@@ -155,6 +162,10 @@ export function parseSettingsPatch(body: unknown): Partial<WeddingSettings> {
   if (b.translations !== undefined) {
     const t = parseTranslations(b.translations, problems);
     if (t) out.translations = t;
+  }
+  if (b.challenges !== undefined) {
+    const challenges = parseChallenges(b.challenges, problems);
+    if (challenges) out.challenges = challenges;
   }
   Object.assign(out, parseControls(b, problems));
   if (problems.length > 0) throw invalidAll(problems);

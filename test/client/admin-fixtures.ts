@@ -43,6 +43,8 @@ export function dashboard(role: RoleName, over: StatsOverride = {}, photos: Admi
       uploads_this_week: 5,
       storage_used: 1_610_612_736,
       storage_limit: 10 * 1024 ** 3,
+      pending_guestbook: 0,
+      total_guestbook: 0,
       ...(admin ? { total_users: 4, active_users: 3, admin_users: 1, family_users: 2 } : {}),
       ...over,
     } as DashboardStats,
@@ -62,6 +64,7 @@ export function dashboard(role: RoleName, over: StatsOverride = {}, photos: Admi
     ],
     recent_photos: photos,
     top_contributors: [],
+    challenge_counts: [],
     user_permissions: permsFor(role),
     missing_tools: [],
   };

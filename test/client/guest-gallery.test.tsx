@@ -38,6 +38,7 @@ export function item(i: number, p: Partial<GalleryItem> = {}): GalleryItem {
     moment: null,
     uploader_name: null,
     duration: null,
+    challenge: null,
     ...p,
   };
 }

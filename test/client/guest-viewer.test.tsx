@@ -25,6 +25,7 @@ const photo: GalleryItem = {
   moment: null,
   uploader_name: null,
   duration: null,
+  challenge: null,
 };
 const clip: GalleryItem = {
   ...photo,

@@ -16,4 +16,5 @@ export const wallItem = (id: string, type = 'image/jpeg'): WallItem => ({
   moment: null,
   uploader_name: null,
   duration: null,
+  challenge: null,
 });
