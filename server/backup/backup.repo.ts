@@ -3,7 +3,7 @@ import { openDatabase, type Sqlite } from '../db/open.js';
 // All of the backup's SQL. Each step opens its own connection to a database file (the live
 // one only to copy it), so the running server's connection and writers are never involved.
 
-const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads'] as const;
+const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads', 'guestbook'] as const;
 
 /**
  * Copies the live database to `dest` with SQLite's online backup API: safe while the site
@@ -54,13 +54,26 @@ export function prepareSnapshot(file: string): { photos: { id: string; path: str
   }
 }
 
+/** The voice-note files (as sent and playable copies) each guestbook message of a copy names; none before the guestbook existed. */
+export function guestbookAudio(file: string): { id: string; path: string }[] {
+  const db = openDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'guestbook'`).get()) return [];
+    return db
+      .prepare(`SELECT id, audio_path AS path FROM guestbook WHERE audio_path IS NOT NULL UNION ALL SELECT id, web_audio_path FROM guestbook WHERE web_audio_path IS NOT NULL`)
+      .all() as { id: string; path: string }[];
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Drops photos whose original was deleted between the snapshot and pinning (an admin deleted
- * them meanwhile), so every photo row in the archive has its file; then counts what is left
- * and makes the copy one file without -wal/-shm companions, so `tar xzf` alone gives a
- * working folder.
+ * them meanwhile), and guestbook messages whose voice note went the same way, so every row in
+ * the archive has its files; then counts what is left and makes the copy one file without
+ * -wal/-shm companions, so `tar xzf` alone gives a working folder.
  */
-export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id: string; column: DerivativeColumn }[] = []): Record<string, number> {
+export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id: string; column: DerivativeColumn }[] = [], dropMessageIds: string[] = []): Record<string, number> {
   const db = openDatabase(file, { fileMustExist: true });
   try {
     db.exec('PRAGMA foreign_keys = ON'); // jobs of a dropped photo go with it
@@ -68,6 +81,8 @@ export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id
     db.transaction(() => {
       dropPhotoIds.forEach((id) => drop.run(id));
       rebuildAfterRestore(db, rebuild);
+      const dropMessage = db.prepare('DELETE FROM guestbook WHERE id = ?');
+      dropMessageIds.forEach((id) => dropMessage.run(id));
     })();
     const tables = new Set(
       (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name),
