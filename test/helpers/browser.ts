@@ -10,7 +10,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-export async function launchBrowser(): Promise<Browser> {
+/** Chromium's own microphone and camera (a beep and a test pattern), granted without asking. */
+export const FAKE_MEDIA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
+export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
@@ -23,6 +26,7 @@ export async function launchBrowser(): Promise<Browser> {
       '--no-first-run',
       '--disable-quic',
       '--disable-sync',
+      ...extraArgs,
     ],
   });
 }
