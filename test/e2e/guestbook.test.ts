@@ -46,13 +46,14 @@ async function challengePhoto(file: string, challengeId: string): Promise<string
   return id;
 }
 
-const settled = (page: Page) => page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+/** Waits for the crossfade to end (an animation cut short by the next slide counts as ended). */
+const settled = (page: Page) => page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
 
 test('the wall shows a photo with its challenge as the caption, and approved messages as slides of their own (no sound)', async () => {
   assert.equal((await admin.put('/admin/api/settings', { challenges: [{ id: 'oldest', title: 'A photo with the oldest guest' }] })).status, 200);
   const photo = await challengePhoto('Canon_40D.jpg', 'oldest');
   const { page, errors } = await newPage(browser, { width: 1280, height: 720 });
-  await page.goto(srv.url + '/wall?interval=2000');
+  await page.goto(srv.url + '/wall?interval=4000');
   const slide = page.locator(`.wall-slide:not(.leaving)[data-photo-id="${photo}"]`);
   await slide.waitFor({ timeout: 10_000 });
   assert.equal(await slide.getByTestId('wall-challenge').innerText(), 'A photo with the oldest guest');
@@ -68,8 +69,8 @@ test('the wall shows a photo with its challenge as the caption, and approved mes
   await screenshot(page, 'wall-guestbook-message');
 
   // Both stay in the rotation: the photo, then the message again.
-  await slide.waitFor({ timeout: 10_000 });
-  await message.waitFor({ timeout: 10_000 });
+  await slide.waitFor({ timeout: 15_000 });
+  await message.waitFor({ timeout: 15_000 });
 
   // Hidden: off the wall at once.
   assert.equal((await admin.post(`/admin/api/guestbook/${id}/hide`)).status, 200);
