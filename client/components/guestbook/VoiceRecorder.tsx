@@ -31,8 +31,11 @@ export default function VoiceRecorder({ onRecorded }: { onRecorded(blob: Blob, e
   const recorder = useRef<MediaRecorder | null>(null);
   const timer = useRef<number | undefined>(undefined);
 
-  // Leaving the page mid-recording lets the microphone go.
-  useEffect(() => () => stop(), []);
+  // Loaded because the guest asked to record: start at once. Leaving mid-recording lets the microphone go.
+  useEffect(() => {
+    void start();
+    return stop;
+  }, []);
 
   function stop() {
     window.clearInterval(timer.current);
