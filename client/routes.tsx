@@ -13,7 +13,7 @@ import { GalleryPage } from './pages/GalleryPage';
 const AdminApp = lazy(() => withTexts(import('./pages/admin/AdminApp')));
 const WallPage = lazy(() => import('./pages/WallPage'));
 // Not every guest writes in the guestbook: its page and texts load when opened.
-const GuestbookPage = lazy(() => withTexts(import('./pages/GuestbookPage')));
+const GuestbookPage = lazy(() => withTexts(import('./components/guestbook/GuestbookPage')));
 
 export function App() {
   useSignals();

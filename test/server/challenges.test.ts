@@ -65,12 +65,12 @@ describe('the challenges setting', () => {
   test('31 challenges, a missing title, a bad or repeated id: 400 with every problem named, nothing changed', async () => {
     const before = (await admin.get('/admin/api/settings')).body.settings.challenges;
     const many = Array.from({ length: 31 }, (_, i) => ({ title: `Challenge ${i}` }));
-    assert.match((await admin.put('/admin/api/settings', { challenges: many })).body.error, /at most 30 challenges/);
+    assert.match((await admin.put('/admin/api/settings', { challenges: many })).body.error, /at most 30 photo challenges/);
     const bad = await admin.put('/admin/api/settings', { challenges: [{ title: '' }, { id: 'no spaces!', title: 'x' }, { id: 'a', title: 'y' }, { id: 'a', title: 'z' }] });
     assert.equal(bad.status, 400);
-    assert.match(bad.body.error, /Challenge 1 needs a title/);
-    assert.match(bad.body.error, /Challenge 2 id must be/);
-    assert.match(bad.body.error, /Challenge 4 has the same id/);
+    assert.match(bad.body.error, /challenges\[1\]\.title is required/);
+    assert.match(bad.body.error, /challenges\[2\]\.id must be/);
+    assert.match(bad.body.error, /challenges\[4\]\.id is the same as another challenge/);
     assert.equal((await admin.put('/admin/api/settings', { challenges: 'oldest' })).status, 400);
     const family = await userClient(s.url, admin, 'family');
     assert.equal((await family.put('/admin/api/settings', { challenges: [] })).status, 403);

@@ -1,18 +1,18 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
-import type { GuestbookEntry, MyGuestbookEntry } from '../../common/api-types';
-import { GUESTBOOK_MESSAGE_MAX } from '../../common/rules';
-import { deleteMyMessage, fetchGuestbook, fetchMyGuestbook, sendMessage } from '../api/guestbook';
-import { ApiError } from '../api/http';
-import { Footer } from '../components/Footer';
-import { t } from '../components/guestbook/t';
-import { toast } from '../components/ui/toast';
-import { formatDateTime } from '../i18n/format';
-import { guestName, NAME_MAX, setGuestName } from '../state/guest';
-import { coupleNames, settings } from '../state/settings';
+import type { GuestbookEntry, MyGuestbookEntry } from '../../../common/api-types';
+import { GUESTBOOK_MESSAGE_MAX } from '../../../common/rules';
+import { deleteMyMessage, fetchGuestbook, fetchMyGuestbook, sendMessage } from '../../api/guestbook';
+import { ApiError } from '../../api/http';
+import { Footer } from '../Footer';
+import { t } from './t';
+import { toast } from '../ui/toast';
+import { formatDateTime } from '../../i18n/format';
+import { guestName, NAME_MAX, setGuestName } from '../../state/guest';
+import { coupleNames, settings } from '../../state/settings';
 
 // The recorder loads only when a guest asks to record.
-const VoiceRecorder = lazy(() => import('../components/guestbook/VoiceRecorder'));
+const VoiceRecorder = lazy(() => import('./VoiceRecorder'));
 
 interface Voice {
   blob: Blob;
