@@ -59,7 +59,7 @@ test('a guest at 360 px writes and records a voice note on /guestbook, the coupl
   // The couple approve it on the admin panel's guestbook page.
   const a = await newPage(browser, { width: 1280, height: 900 });
   await uiLogin(a.page, srv.url);
-  await a.page.getByRole('link', { name: 'Guestbook' }).click();
+  await a.page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Guestbook' }).click();
   await a.page.waitForURL('**/admin/guestbook');
   const card = a.page.locator(`.guestbook-entry[data-entry-id="${id}"]`);
   await card.waitFor();
