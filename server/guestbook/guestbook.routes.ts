@@ -85,18 +85,18 @@ export function adminGuestbookRouter(guestbook: GuestbookService): Router {
   });
   r.post('/guestbook/:id/approve', anyAdmin, async (req, res) => {
     const entry = await guestbook.setVisible(String(req.params.id), true, req.user!);
-    req.audit('guestbook.approve', { ids: [entry.id] });
+    req.audit('guestbook_message.approve', { ids: [entry.id] });
     res.json({ success: true, entry });
   });
   r.post('/guestbook/:id/hide', anyAdmin, async (req, res) => {
     const entry = await guestbook.setVisible(String(req.params.id), false, req.user!);
-    req.audit('guestbook.hide', { ids: [entry.id] });
+    req.audit('guestbook_message.hide', { ids: [entry.id] });
     res.json({ success: true, entry });
   });
   r.delete('/guestbook/:id', requirePermission('can_manage_users'), async (req, res) => {
     const id = String(req.params.id);
     await guestbook.delete(id, req.user!);
-    req.audit('guestbook.delete', { ids: [id] });
+    req.audit('guestbook_message.delete', { ids: [id] });
     res.json({ success: true });
   });
   return r;
