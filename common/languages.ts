@@ -46,7 +46,7 @@ export const NAMESPACES = ['app', 'format', 'home', 'live', 'upload', 'gallery',
  * Which catalogue part a key ships in, by its first segment. Keys of a part load with the code
  * that shows them: `guest` (every key not named here) with the guest pages' main script, `admin`
  * with the admin panel's chunk, `server` never leaves the server (API errors, activity lines).
- * A lazily loaded feature with many texts gets a part of its own here (see README "Translating").
+ * A lazily loaded feature with many texts gets a part of its own here (see docs/translating.md "Translating").
  */
 export const PARTS: Readonly<Record<string, string>> = {
   admin: 'admin',

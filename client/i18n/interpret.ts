@@ -2,7 +2,7 @@
  * Fills in a message precompiled by Lingui's compiler (@lingui/message-utils, at build time):
  * the same output as @lingui/core's interpolation (test/i18n/interpret.test.ts compares the two
  * on every message of every catalogue), in a fraction of its size. The server uses @lingui/core
- * itself; README "Translating" has the measurements.
+ * itself; docs/translating.md "Translating" has the measurements.
  */
 type Cases = Record<string, Compiled> & { offset?: number };
 type Token = string | [name: string, type?: string, format?: unknown];

@@ -7,7 +7,6 @@ import type { GalleryItem } from '../../common/api-types';
 import { fetchPhotos } from '../api/guest';
 import { Footer } from '../components/Footer';
 import { GalleryGrid, GallerySkeleton } from '../components/guest/GalleryGrid';
-import { MediaViewer } from '../components/guest/MediaViewer';
 import { toast } from '../components/ui/toast';
 import { MomentFilter, useGalleryChoices } from '../components/guest/MomentFilter';
 import { useHearts } from '../components/guest/Heart';
@@ -18,6 +17,8 @@ import { useSignals } from '@preact/signals-react/runtime';
 
 // "Find photos of me" and its texts load only when a guest opens it.
 const FacePanel = lazy(() => withTexts(import('../components/faces/FacePanel')));
+// The viewer loads with the first photo a guest opens (its texts are the guest pages' own).
+const MediaViewer = lazy(() => import('../components/guest/MediaViewer').then((m) => ({ default: m.MediaViewer })));
 
 interface State {
   items: GalleryItem[];
@@ -198,7 +199,11 @@ export function GalleryPage() {
         )}
       </main>
       <Footer />
-      {open && <MediaViewer item={open} onClose={close} onHeart={heart} download={downloads} />}
+      {open && (
+        <Suspense fallback={null}>
+          <MediaViewer item={open} onClose={close} onHeart={heart} download={downloads} />
+        </Suspense>
+      )}
     </div>
   );
 }

@@ -1,3 +1,4 @@
+import '../shared-chunk';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useMemo, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import { WallPlayer } from '../components/wall/player';

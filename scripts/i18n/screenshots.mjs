@@ -1,5 +1,5 @@
 // Screenshots of the guest pages and the admin panel in chosen languages, for reading a translation
-// as its speakers will (README "Translating"). Runs the built site (`node scripts/build.mjs` first)
+// as its speakers will (docs/translating.md "Translating"). Runs the built site (`node scripts/build.mjs` first)
 // on a throw-away data folder with a few photos, a schedule, an upload in the box, an error and
 // "My uploads", and writes PNGs to test-artifacts/screens/. Each page is also measured: text outside
 // the screen, text cut off by its box, and text drawn over other text are listed on stdout.

@@ -40,8 +40,9 @@ export function adminFacesRouter(faces: FacesService): Router {
     res.set('Cache-Control', 'no-store');
     res.json({ success: true, faces: await faces.status() });
   });
-  r.delete('/faces', requirePermission('is_admin'), async (_req, res) => {
+  r.delete('/faces', requirePermission('is_admin'), async (req, res) => {
     await faces.deleteAll();
+    req.audit('face_data.delete_all');
     res.json({ success: true, faces: await faces.status() });
   });
   return r;

@@ -1,10 +1,10 @@
 // How alike two face codes are. dlib's ResNet maps a face to 128 numbers so that photos of one
 // person lie close together: the Euclidean distance between two codes is small for the same
-// person and large for two people. README "Find the photos you're in" has the measurements.
+// person and large for two people. docs/features.md "Find the photos you're in" has the measurements.
 
 /**
  * The largest distance counted as the same person, chosen on measurements (npm run
- * bench:faces-threshold; README "Find the photos you're in"): 83 selfies made from the 22 faces
+ * bench:faces-threshold; docs/features.md "Find the photos you're in"): 83 selfies made from the 22 faces
  * of the six group photos (mirrored, 200-1024 px, relit) lay at a median 0.25 from their own
  * face (96.4% within 0.45), and 1 of their 1743 distances to the other 21 people was below
  * 0.45 (0.439; the next 0.455). 0.5 would find 98.8% but match other people 9 times in 1743;

@@ -106,10 +106,14 @@ export function adminPhotosRouter(photos: PhotosService, tokens: DownloadTokens)
   r.post('/photos/:id/highlight', moderator, async (req, res) => {
     const on = (req.body as { highlighted?: unknown } | undefined)?.highlighted;
     if (typeof on !== 'boolean') throw invalid('errors.rule.boolean', { field: 'highlighted' });
-    res.json({ success: true, photo: await photos.setHighlighted(s(req.params.id), on) });
+    const photo = await photos.setHighlighted(s(req.params.id), on);
+    req.audit(on ? 'photo.highlight' : 'photo.unhighlight', { ids: [photo.id] });
+    res.json({ success: true, photo });
   });
   r.post('/photos/:id/keep-best', moderator, async (req, res) => {
-    res.json({ success: true, ...(await photos.keepBest(s(req.params.id), req.user!)) });
+    const kept = await photos.keepBest(s(req.params.id), req.user!);
+    req.audit('photo.keep_best', { ids: [kept.photo.id, ...kept.hidden_ids] });
+    res.json({ success: true, ...kept });
   });
 
   r.delete('/photos/:id/delete', deleter, async (req, res) => {

@@ -6,7 +6,7 @@ import type { QualityFlag } from '../../common/api-types.js';
  * fixed-size greyscale copy made from pixels already decoded for the display image: a
  * difference hash (dHash: 9x8 greyscale, 64 bits, one per neighbouring pair of a row: is the
  * left one brighter?), the variance of its Laplacian (edges: low means blurry), and its
- * luminance histogram (dark, overexposed). Thresholds: docs in README "Similar shots and
+ * luminance histogram (dark, overexposed). Thresholds: docs in docs/features.md "Similar shots and"
  * quality flags", tuned by scripts/bench/album-tune.ts.
  */
 

@@ -2,7 +2,7 @@
  * Similar shots: images taken within two minutes of each other whose perceptual hashes differ
  * in few bits (bursts, five guests on the same kiss). A group is a connected set of such pairs,
  * so the order photos arrive in never changes which photos end up together. The values are
- * tuned by scripts/bench/album-tune.ts (README "Similar shots and quality flags").
+ * tuned by scripts/bench/album-tune.ts (docs/features.md "Similar shots and quality flags").
  */
 
 /** Taken at most this far apart. */

@@ -6,7 +6,7 @@ import { checkCatalogues, checkUsage } from '../../scripts/i18n/check.mjs';
 import { LOCALES_DIR } from '../../scripts/i18n/catalogues.mjs';
 import { tempDir } from '../helpers/temp.js';
 
-const report = (problems: string[]) => `\n${problems.join('\n')}\n(${problems.length} problems; README.md "Translating" says how to fix them)`;
+const report = (problems: string[]) => `\n${problems.join('\n')}\n(${problems.length} problems; docs/translating.md "Translating" says how to fix them)`;
 
 test('every catalogue has exactly English keys, each message parses with English placeholders and its language plural forms', async () => {
   const problems = await checkCatalogues();

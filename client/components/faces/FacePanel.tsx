@@ -1,3 +1,4 @@
+import '../../shared-chunk';
 import { useEffect, useRef, useState } from 'react';
 import type { FaceSearchResponse, GalleryItem } from '../../../common/api-types';
 import { ApiError } from '../../api/http';

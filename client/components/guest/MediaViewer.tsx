@@ -1,3 +1,4 @@
+import '../../shared-chunk';
 import X from 'lucide-react/icons/x';
 import { useEffect, useRef, useState } from 'react';
 import type { GalleryItem } from '../../../common/api-types';

@@ -1,3 +1,4 @@
+import '../../shared-chunk';
 import type { ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { AdminShell } from '../../components/admin/AdminShell';

@@ -6,7 +6,7 @@ import { cutOut, describe, detectSquare, DETECTOR_PX, type Detection, type RgbIm
  * Where faces are looked for: the whole picture scaled into the detector's square, then the
  * picture at each further long side cut into overlapping squares. The detector finds faces down
  * to about 16 px in its square, so a level of 1344 px finds faces of about 48 px in a 4032 px
- * phone photo and larger ones everywhere (README, "Find the photos you're in", has the
+ * phone photo and larger ones everywhere (docs/features.md "Find the photos you're in", has the
  * measurements behind this choice).
  */
 export const DEFAULT_LEVELS: readonly number[] = [DETECTOR_PX, 1344];
