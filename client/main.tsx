@@ -4,6 +4,7 @@ import './styles/base.css';
 import './styles/guest.css';
 import './styles/admin.css';
 import './styles/wall.css';
+import './styles/guestbook.css';
 import { startLanguage } from './i18n';
 import { App } from './routes';
 

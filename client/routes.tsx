@@ -12,6 +12,8 @@ import { GalleryPage } from './pages/GalleryPage';
 // panel's texts are a catalogue part of their own, fetched with it (withTexts).
 const AdminApp = lazy(() => withTexts(import('./pages/admin/AdminApp')));
 const WallPage = lazy(() => import('./pages/WallPage'));
+// Not every guest writes in the guestbook: its page and texts load when opened.
+const GuestbookPage = lazy(() => withTexts(import('./components/guestbook/GuestbookPage')));
 
 export function App() {
   useSignals();
@@ -29,6 +31,7 @@ export function App() {
           <Route path="/live" component={LivePage} />
           <Route path="/gallery" component={GalleryPage} />
           <Route path="/wall" component={WallPage} />
+          <Route path="/guestbook" component={GuestbookPage} />
           <Route path="/admin" nest>
             <AdminApp />
           </Route>

@@ -4,7 +4,7 @@
  * importers may keep naming api-types.ts.
  */
 
-import type { ActivityType, PhotoStatus, Role, ToolName } from './api-types.js';
+import type { ActivityType, GuestbookStatus, PhotoStatus, Role, ToolName, VoiceNoteStatus } from './api-types.js';
 import type { ChannelState } from './security-types.js';
 
 // ---- Signing in (SPEC §5, §6) ----
@@ -196,6 +196,10 @@ export interface DashboardStats {
   uploads_this_week: number;
   storage_used: number;
   storage_limit: number | null;
+  /** Guestbook messages waiting for approval (not visible). */
+  pending_guestbook: number;
+  /** Every guestbook message, visible or not. */
+  total_guestbook: number;
   /** The user cards: only for can_manage_users. */
   total_users?: number;
   active_users?: number;
@@ -219,6 +223,8 @@ export interface Dashboard {
   recent_photos: AdminPhoto[];
   /** The guests who shared the most, by the name they gave. */
   top_contributors: UploaderCount[];
+  /** Each photo challenge in the couple's order with its photos: all stored, and visible. */
+  challenge_counts: ChallengeTotals[];
   user_permissions: Permissions;
   /** Tools processing needs that are not installed, and how many files wait for each. */
   missing_tools: MissingTool[];
@@ -234,3 +240,40 @@ export interface MissingTool {
 }
 
 export type DashboardResponse = Dashboard & { success: true };
+
+/** A photo challenge's photos on the dashboard. */
+export interface ChallengeTotals {
+  id: string;
+  title: string;
+  total: number;
+  visible: number;
+}
+
+// ---- Guestbook moderation ----
+
+/** A guestbook message as the admin panel lists it. */
+export interface AdminGuestbookEntry {
+  id: string;
+  name: string | null;
+  message: string;
+  status: GuestbookStatus;
+  is_visible: boolean;
+  /** The playable copy (also while hidden, for signed-in users); null without one or until made. */
+  audio_url: string | null;
+  duration: number | null;
+  audio_status: VoiceNoteStatus;
+  /** Why the voice note could not be prepared. */
+  audio_error: string | null;
+  created_at: string;
+  approved_at: string | null;
+}
+
+/** GET /admin/api/guestbook */
+export interface AdminGuestbookList {
+  entries: AdminGuestbookEntry[];
+  pagination: AdminPagination;
+  /** Messages waiting for approval, whatever the filter. */
+  pending: number;
+}
+
+export type AdminGuestbookResponse = AdminGuestbookList & { success: true };

@@ -67,6 +67,10 @@ export type {
   Dashboard,
   MissingTool,
   DashboardResponse,
+  AdminGuestbookEntry,
+  AdminGuestbookList,
+  AdminGuestbookResponse,
+  ChallengeTotals,
 } from './admin-types.js';
 
 // ---- Photos ----
@@ -97,6 +101,8 @@ export interface GalleryItem {
   hearted: boolean;
   /** One of the couple's highlights. */
   highlighted: boolean;
+  /** The title of the photo challenge the guest picked for it, or null. */
+  challenge: string | null;
 }
 
 /** PUT/DELETE /api/photos/{id}/heart */
@@ -118,6 +124,10 @@ export interface LiveEventData {
   'photo-hidden': { id: string };
   /** The couple paused or resumed the wall, or chose what it shows. */
   'wall-state': { paused: boolean; source?: WallSource };
+  /** A guestbook message became visible: the wall shows it as a slide of its own (no sound). */
+  'guestbook-visible': WallMessage;
+  /** A message was hidden or deleted. */
+  'guestbook-hidden': { id: string };
 }
 
 /** GET /api/public-url: the address guests reach, and its /live page (for QR codes). */
@@ -151,6 +161,13 @@ export interface Stats {
   media_breakdown: { images: number; videos: number };
   cameras: { name: string; count: number }[];
   unique_devices: number;
+  /** Every challenge the couple set, in their order, with its count of visible photos. */
+  challenges: ChallengeCount[];
+}
+
+/** A photo challenge with how many gallery photos answer it (GET /api/stats). */
+export interface ChallengeCount extends Challenge {
+  count: number;
 }
 
 export interface StatsResponse {
@@ -227,6 +244,14 @@ export interface LanguageInfo {
   dir: 'ltr' | 'rtl';
 }
 
+/** A photo challenge set by the couple ("A photo with the oldest guest"). */
+export interface Challenge {
+  /** Short and stable: photos keep it (field challenge_id) while the title may be reworded. */
+  id: string;
+  title: string;
+  description: string;
+}
+
 /** manual: new uploads wait for approval; auto: a new upload becomes visible once processed. */
 export type Moderation = 'manual' | 'auto';
 
@@ -268,6 +293,8 @@ export interface WeddingSettings {
   /** Guests may download a photo from the viewer and the whole gallery as a ZIP. */
   guest_downloads: boolean;
   wall_source: WallSource;
+  /** Photo challenges guests may pick for their files (at most 30). */
+  challenges: Challenge[];
 }
 
 /** A theme the couple can choose (GET /admin/api/settings). */
@@ -336,4 +363,58 @@ export interface FaceSearchStatus {
 export interface FaceSearchStatusResponse {
   success: true;
   faces: FaceSearchStatus;
+}
+
+// ---- Guestbook ----
+
+/** A visible guestbook message (GET /api/guestbook). */
+export interface GuestbookEntry {
+  id: string;
+  /** The name the guest gave; null when anonymous. */
+  name: string | null;
+  message: string;
+  /** The voice note as every browser plays it (AAC in MP4); null without one or until it is ready. */
+  audio_url: string | null;
+  /** Seconds of the voice note; null without one. */
+  duration: number | null;
+  created_at: string;
+}
+
+/** GET /api/guestbook */
+export interface GuestbookResponse {
+  success: true;
+  entries: GuestbookEntry[];
+  pagination: GalleryPagination;
+}
+
+/** pending: not (or no longer) shown to guests; visible: in the guestbook and on the wall. */
+export type GuestbookStatus = 'pending' | 'visible';
+/** none: no voice note; processing: its playable copy is being made; error: it could not be. */
+export type VoiceNoteStatus = 'none' | 'processing' | 'complete' | 'error';
+
+/** POST /api/guestbook */
+export interface GuestbookCreatedResponse {
+  success: true;
+  entry: { id: string; status: GuestbookStatus };
+}
+
+/** One of the calling guest's own messages (GET /api/my/guestbook), hidden ones included. */
+export interface MyGuestbookEntry extends GuestbookEntry {
+  status: GuestbookStatus;
+  audio_status: VoiceNoteStatus;
+}
+
+/** GET /api/my/guestbook */
+export interface MyGuestbookResponse {
+  success: true;
+  entries: MyGuestbookEntry[];
+  pagination: GalleryPagination;
+}
+
+/** What the wall shows of a message: its words and name, never its sound. */
+export interface WallMessage {
+  id: string;
+  name: string | null;
+  message: string;
+  created_at: string;
 }

@@ -62,3 +62,30 @@ export function cleanUploaderName(raw: unknown): { name: string | null } | { pro
   if ([...name].length > UPLOADER_NAME_MAX) return { problem: msg('errors.uploads.name_too_long', { max: UPLOADER_NAME_MAX }) };
   return { name };
 }
+
+/** A guestbook message: 1 to this many characters once trimmed. */
+export const GUESTBOOK_MESSAGE_MAX = 1000;
+/** A voice note: at most this many bytes and seconds (by the file's own packets). */
+export const VOICE_NOTE_MAX_BYTES = 10 * 1024 * 1024;
+export const VOICE_NOTE_MAX_SECONDS = 120;
+
+/**
+ * A guestbook message: line breaks kept (as \n), other control characters removed, surrounding
+ * spaces trimmed; 1 to GUESTBOOK_MESSAGE_MAX characters (not bytes).
+ */
+export function cleanGuestbookMessage(raw: unknown): { message: string } | { problem: Message } {
+  if (raw !== undefined && raw !== null && typeof raw !== 'string') return { problem: msg('errors.guestbook.message_not_text') };
+  const message = (raw ?? '')
+    .replace(/\r\n?/g, '\n')
+    .replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, '')
+    .trim();
+  if (!message) return { problem: msg('errors.guestbook.message_empty') };
+  if ([...message].length > GUESTBOOK_MESSAGE_MAX) return { problem: msg('errors.guestbook.message_too_long', { max: GUESTBOOK_MESSAGE_MAX }) };
+  return { message };
+}
+
+/** Photo challenges: at most this many, each id short and plain (it travels in forms and URLs). */
+export const CHALLENGES_MAX = 30;
+export const CHALLENGE_ID_PATTERN = /^[A-Za-z0-9_-]{1,40}$/;
+export const CHALLENGE_TITLE_MAX = 100;
+export const CHALLENGE_DESCRIPTION_MAX = 500;

@@ -15,6 +15,8 @@ export interface DataPaths {
   derived: string;
   /** Partial uploads and files being received. */
   incoming: string;
+  /** Guestbook voice notes: as sent, and the copies every browser plays. */
+  guestbook: string;
 }
 
 export function dataPaths(dataDir: string): DataPaths {
@@ -24,6 +26,7 @@ export function dataPaths(dataDir: string): DataPaths {
     originals: path.join(dataDir, 'media', 'originals'),
     derived: path.join(dataDir, 'media', 'derived'),
     incoming: path.join(dataDir, 'media', 'incoming'),
+    guestbook: path.join(dataDir, 'media', 'guestbook'),
   };
 }
 

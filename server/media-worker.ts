@@ -3,12 +3,13 @@
 // process then only answers requests: a backlog of photos cannot take its thread pool, its
 // event loop (spawning a tool from a large process blocks it) or its share of the cores.
 // Protocol: server/processing/worker-protocol.ts.
+import { probeAudio, writeAudioWebCopy } from './processing/audio.js';
 import type { Pausable } from './processing/ffmpeg.js';
 import { StepTimeoutError } from './processing/limits.js';
 import { buildDerivatives, encodeWebCopy, measureStored, type MediaDeps } from './processing/media.js';
 import { rotateOriginal } from './processing/rotate.js';
 import { configureSharp } from './processing/sharp.js';
-import { sendableError, WORKER_HEARTBEAT_MS, type FromWorker, type ToWorker, type WorkerRequest } from './processing/worker-protocol.js';
+import { sendableError, WORKER_HEARTBEAT_MS, type FromWorker, type ToWorker, type WorkerAudioRequest, type WorkerRequest } from './processing/worker-protocol.js';
 import { log } from './log.js';
 
 let deps: MediaDeps | undefined;
@@ -27,26 +28,11 @@ const send = (m: FromWorker) => {
   if (process.connected) process.send!(m);
 };
 
-async function run(req: WorkerRequest, deps: MediaDeps): Promise<void> {
+async function run(req: WorkerRequest | WorkerAudioRequest, deps: MediaDeps): Promise<void> {
   const op: Running = { abort: new AbortController(), paused: false };
   running.set(req.id, op);
-  const stepMs = deps.tools.stepMs;
   try {
-    const value =
-      req.op === 'derivatives'
-        ? await buildDerivatives(deps, req.photo)
-        : req.op === 'webCopy'
-          ? await encodeWebCopy(deps, req.photo, {
-              signal: op.abort.signal,
-              onStart: (tool) => {
-                op.tool = tool;
-                if (op.paused) tool.pause();
-              },
-              onProgress: throttled((seconds) => send({ type: 'progress', id: req.id, seconds })),
-            })
-          : req.op === 'measure'
-            ? await measureStored(deps, req.photo)
-            : await rotateOriginal(deps.paths, req.photo, req.degrees ?? 90, stepMs);
+    const value = req.type === 'run-audio' ? await runAudio(req, deps, op.abort.signal) : await runMedia(req, deps, op);
     send({ type: 'done', id: req.id, value });
   } catch (e) {
     if (leaving) return; // answered already (see replace)
@@ -56,6 +42,28 @@ async function run(req: WorkerRequest, deps: MediaDeps): Promise<void> {
   } finally {
     running.delete(req.id);
   }
+}
+
+function runMedia(req: WorkerRequest, deps: MediaDeps, op: Running) {
+  if (req.op === 'derivatives') return buildDerivatives(deps, req.photo);
+  if (req.op === 'webCopy') {
+    return encodeWebCopy(deps, req.photo, {
+      signal: op.abort.signal,
+      onStart: (tool) => {
+        op.tool = tool;
+        if (op.paused) tool.pause();
+      },
+      onProgress: throttled((seconds) => send({ type: 'progress', id: req.id, seconds })),
+    });
+  }
+  if (req.op === 'measure') return measureStored(deps, req.photo);
+  return rotateOriginal(deps.paths, req.photo, req.degrees ?? 90, deps.tools.stepMs);
+}
+
+function runAudio(req: WorkerAudioRequest, deps: MediaDeps, signal: AbortSignal) {
+  if (req.op === 'probe') return probeAudio(deps.tools, req.input, { signal });
+  if (!req.output || !req.facts) throw new Error('An audio copy needs its output and the facts of its input.');
+  return writeAudioWebCopy(deps.tools, req.input, req.output, req.facts, signal);
 }
 
 /** At most one report every 2 s. */
@@ -94,6 +102,7 @@ process.on('message', (m: ToWorker) => {
       send({ type: 'ready' });
       return;
     case 'run':
+    case 'run-audio':
       if (!deps) return send({ type: 'failed', id: m.id, error: { kind: 'other', message: 'The media worker was not set up.' } });
       void run(m, deps);
       return;

@@ -22,6 +22,7 @@ import { createEventsModule } from './events/events.module.js';
 import { createExportModule } from './export/export.module.js';
 import { createFacesModule } from './faces/faces.module.js';
 import type { FacesService } from './faces/faces.service.js';
+import { createGuestbookModule } from './guestbook/guestbook.module.js';
 import { createGuestsModule } from './guests/guests.module.js';
 import { createHeartsModule } from './hearts/hearts.module.js';
 import type { Module } from './http/module.js';
@@ -38,6 +39,7 @@ import { createSettingsModule } from './settings/settings.module.js';
 import { createSimilarModule } from './similar/similar.module.js';
 import { SettingsService } from './settings/settings.service.js';
 import { PhotosRepo } from './photos/photos.repo.js';
+import { durableStorage } from './storage/durable.js';
 import { createStorageGuard, type StorageGuard } from './storage/storage.js';
 import { createUploadsModule } from './uploads/uploads.module.js';
 import { createUsersModule } from './users/users.module.js';
@@ -109,7 +111,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const paths = dataPaths(config.dataDir);
   // A restore killed half way through replacing the site: the old site comes back whole.
   if (recoverInterruptedRestore(config.dataDir) > 0) log.warn('An interrupted restore was undone: the site is as it was before it');
-  for (const dir of [paths.root, paths.originals, paths.derived, paths.incoming]) fs.mkdirSync(dir, { recursive: true });
+  for (const dir of [paths.root, paths.originals, paths.derived, paths.incoming, paths.guestbook]) fs.mkdirSync(dir, { recursive: true });
 
   const sqlite = openSqlite(paths.database);
   // Migrations run first, on this connection alone. From then on it only reads (query_only):
@@ -148,6 +150,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     sendTimeoutMs: overrides.notifySendTimeoutMs,
     storage: { used: () => disk.used(), limit: () => disk.limit(config.storageLimitBytes) },
   });
+  // One set of syncs for every write a guest is told is stored.
+  const durable = durableStorage(paths);
   const modules: Module[] = [
     // First: it notes where admins reach the panel, for links in messages.
     createNotificationsModule({ notifications, processing }),
@@ -156,9 +160,9 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createAuditModule({ auditLog }),
     createUsersModule({ users }),
     createSettingsModule({ settings, paths, guard: (body, user) => security.checkRequireTwoStep(body.require_two_step === true, user.id) }),
-    createUploadsModule({ config, paths, db, settings, processing, storage }),
+    createUploadsModule({ config, paths, db, settings, processing, storage, durable }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
-    createDashboardModule({ config, disk, db, users, processing, notifyStates: () => notifications!.states() }),
+    createDashboardModule({ config, disk, db, users, processing, settings, notifyStates: () => notifications!.states() }),
     createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),
@@ -166,6 +170,16 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     facesModule,
     createHeartsModule({ db }),
     createSimilarModule({ db, processing }),
+    createGuestbookModule({
+      db,
+      paths,
+      bus,
+      settings,
+      voiceNotes: processing.voiceNotes,
+      storage,
+      durable,
+      onWaiting: (count) => notifications?.notifier.waiting('messages', count),
+    }),
   ];
 
   await settings.get(); // warm: every request's language falls back on default_language

@@ -1,5 +1,6 @@
 import type {
   FaceSearchStatusResponse,
+  AdminGuestbookResponse,
   AdminPhotoList,
   BulkDeleteResponse,
   BulkVisibilityResponse,
@@ -43,6 +44,10 @@ export const adminApi = {
   logout: () => postJson<unknown>(`${A}/logout`),
   me: () => getJson<MeResponse>(`${A}/me`),
   dashboard: () => getJson<DashboardResponse>(`${A}/dashboard`),
+  guestbook: (status: 'pending' | 'visible' | 'all', page: number) =>
+    getJson<AdminGuestbookResponse>(`${A}/guestbook?status=${status}&page=${page}&per_page=20`),
+  guestbookAction: (id: string, action: 'approve' | 'hide') => postJson<unknown>(`${A}/guestbook/${encodeURIComponent(id)}/${action}`),
+  deleteMessage: (id: string) => deleteJson<unknown>(`${A}/guestbook/${encodeURIComponent(id)}`),
 
   /** The approval queue asks for pending=true (hidden photos only); the All mode for show_all. */
   photos: (q: { page: number; perPage: number; showAll: boolean; pending: boolean; uploader?: string | null; flagged?: boolean }) => {

@@ -14,7 +14,7 @@ export interface PhotosPage {
 
 export const PAGE_SIZE = 20;
 
-export const EMPTY_STATS: Stats = { total_photos: 0, total_size_mb: 0, media_breakdown: { images: 0, videos: 0 }, cameras: [], unique_devices: 0 };
+export const EMPTY_STATS: Stats = { total_photos: 0, total_size_mb: 0, media_breakdown: { images: 0, videos: 0 }, cameras: [], unique_devices: 0, challenges: [] };
 
 /**
  * GET /api/photos (SPEC §7): a failure becomes an empty list with success false and SPEC's

@@ -12,6 +12,8 @@ export function Footer() {
     <footer className="site-footer">
       <p>{t('app.footer.made_with_care', { names })}</p>
       <p className="site-footer-meta">
+        <Link href="~/guestbook">{t('app.footer.guestbook')}</Link>
+        <span aria-hidden="true"> · </span>
         {/* "~" makes the path absolute, also inside the nested /admin routes. */}
         <Link href="~/admin/login">{t('app.footer.admin')}</Link>
         <span aria-hidden="true"> · </span>

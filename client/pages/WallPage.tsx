@@ -4,6 +4,7 @@ import { useEffect, useMemo, useState, useSyncExternalStore, type CSSProperties 
 import { WallPlayer } from '../components/wall/player';
 import { preloadImage } from '../components/wall/preload';
 import { ShareCorner } from '../components/wall/ShareCorner';
+import { isMessage } from '../components/wall/types';
 import { WallFeed } from '../components/wall/wall-feed';
 import { WallMedia } from '../components/wall/WallMedia';
 import { keepScreenOn } from '../components/wall/wake-lock';
@@ -30,7 +31,8 @@ export default function WallPage() {
       intervalMs,
       fadeMs: Math.min(1200, Math.round(intervalMs / 2)),
       videoMaxMs: 5 * 60 * 1000,
-      preload: (item) => (item.backblaze_url ? preloadImage(item.backblaze_url) : Promise.reject(new Error('no display image'))),
+      // A message is text: nothing to fetch before it shows.
+      preload: (item) => (isMessage(item) ? Promise.resolve() : item.backblaze_url ? preloadImage(item.backblaze_url) : Promise.reject(new Error('no display image'))),
       max: MAX_ITEMS,
     });
   }, []);

@@ -6,7 +6,7 @@ import { openDatabase, type Sqlite } from '../db/open.js';
 /** Children first (face_matches refers to face_guests). */
 const FACE_TABLES = ['face_matches', 'face_boxes', 'face_guests'] as const;
 
-const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads', 'audit_log', 'passkeys'] as const;
+const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads', 'audit_log', 'passkeys', 'guestbook'] as const;
 
 /**
  * Copies the live database to `dest` with SQLite's online backup API: safe while the site
@@ -61,13 +61,26 @@ export function prepareSnapshot(file: string): { photos: { id: string; path: str
   }
 }
 
+/** The voice-note files (as sent and playable copies) each guestbook message of a copy names; none before the guestbook existed. */
+export function guestbookAudio(file: string): { id: string; path: string }[] {
+  const db = openDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'guestbook'`).get()) return [];
+    return db
+      .prepare(`SELECT id, audio_path AS path FROM guestbook WHERE audio_path IS NOT NULL UNION ALL SELECT id, web_audio_path FROM guestbook WHERE web_audio_path IS NOT NULL`)
+      .all() as { id: string; path: string }[];
+  } finally {
+    db.close();
+  }
+}
+
 /**
  * Drops photos whose original was deleted between the snapshot and pinning (an admin deleted
- * them meanwhile), so every photo row in the archive has its file; then counts what is left
- * and makes the copy one file without -wal/-shm companions, so `tar xzf` alone gives a
- * working folder.
+ * them meanwhile), and guestbook messages whose voice note went the same way, so every row in
+ * the archive has its files; then counts what is left and makes the copy one file without
+ * -wal/-shm companions, so `tar xzf` alone gives a working folder.
  */
-export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id: string; column: DerivativeColumn }[] = []): Record<string, number> {
+export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id: string; column: DerivativeColumn }[] = [], dropMessageIds: string[] = []): Record<string, number> {
   const db = openDatabase(file, { fileMustExist: true });
   try {
     db.exec('PRAGMA foreign_keys = ON'); // jobs of a dropped photo go with it
@@ -75,6 +88,8 @@ export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id
     db.transaction(() => {
       dropPhotoIds.forEach((id) => drop.run(id));
       rebuildAfterRestore(db, rebuild);
+      const dropMessage = db.prepare('DELETE FROM guestbook WHERE id = ?');
+      dropMessageIds.forEach((id) => dropMessage.run(id));
     })();
     const tables = new Set(
       (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name),

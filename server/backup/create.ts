@@ -5,7 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TarArchive } from 'archiver';
 import { dataPaths, type DataPaths } from '../context.js';
-import { prepareSnapshot, sealSnapshot, snapshotDatabase } from './backup.repo.js';
+import { guestbookAudio, prepareSnapshot, sealSnapshot, snapshotDatabase } from './backup.repo.js';
 
 export const MANIFEST_NAME = 'backup-manifest.json';
 export const SUMS_NAME = 'SHA256SUMS';
@@ -16,7 +16,7 @@ export interface BackupManifest {
   format: 1;
   created_at: string;
   counts: Record<string, number>;
-  files: { originals: number; derived: number; bytes: number };
+  files: { originals: number; derived: number; guestbook: number; bytes: number };
   /** Photos deleted on the site while the backup started: left out of the archive's database too. */
   dropped_photos: string[];
 }
@@ -135,10 +135,17 @@ async function snapshotWithFiles(paths: DataPaths, stage: string, dbCopy: string
     // Originals of the last snapshot only: one pinned for a photo deleted since must not come back.
     const isOriginal = new Set(originals.flatMap((o) => (o.name ? [o.name] : [])));
     const all = [...held.values()];
+    // Guestbook voice notes, as sent and their playable copies: a message whose file is gone goes too.
+    const voiceNames: string[] = [];
+    walkFiles(paths.guestbook, 'media/guestbook', voiceNames);
+    const voices = pin(paths.root, stage, voiceNames).files;
+    const voiced = new Set(voices.map((f) => f.name));
     return {
       originals: all.filter((f) => isOriginal.has(f.name)),
       derived: all.filter((f) => f.name.startsWith('media/derived/')),
+      voices,
       dropped,
+      droppedMessages: guestbookAudio(dbCopy).filter((m) => !voiced.has(path.posix.normalize(m.path))).map((m) => m.id),
       rebuild: lost.map((d) => ({ id: d.id, column: d.column })),
     };
   }
@@ -216,8 +223,8 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
   const stage = fs.mkdtempSync(path.join(paths.root, STAGE_PREFIX));
   try {
     const dbCopy = path.join(stage, DB_NAME);
-    const { originals, derived, dropped, rebuild } = await snapshotWithFiles(paths, stage, dbCopy, opts.afterSnapshot);
-    const counts = sealSnapshot(dbCopy, dropped, rebuild);
+    const { originals, derived, voices, dropped, droppedMessages, rebuild } = await snapshotWithFiles(paths, stage, dbCopy, opts.afterSnapshot);
+    const counts = sealSnapshot(dbCopy, dropped, rebuild, droppedMessages);
 
     const archive = new TarArchive({ gzip: true, gzipOptions: { level: 1 } }); // photos and videos do not compress: favour speed
     // Readable by its owner only: it holds every guest's originals and the accounts' password hashes.
@@ -235,12 +242,13 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
       await add({ name: DB_NAME, source: dbCopy });
       for (const f of originals) await add(f);
       for (const f of derived) await add(f);
+      for (const f of voices) await add(f);
       const manifest: BackupManifest = {
         app: 'wedding-photos',
         format: 1,
         created_at: (opts.now ?? new Date()).toISOString(),
         counts,
-        files: { originals: originals.length, derived: derived.length, bytes },
+        files: { originals: originals.length, derived: derived.length, guestbook: voices.length, bytes },
         dropped_photos: dropped,
       };
       appendBuffer(archive, MANIFEST_NAME, Buffer.from(JSON.stringify(manifest, null, 2) + '\n'));

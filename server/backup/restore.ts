@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { DB_NAME, MANIFEST_NAME, SUMS_NAME, type BackupManifest } from './create.js';
-import { clearSessions, listOriginals, rebuildMissingDerivatives } from './backup.repo.js';
+import { clearSessions, guestbookAudio, listOriginals, rebuildMissingDerivatives } from './backup.repo.js';
 import { recoverInterruptedRestore, STAGE_PREFIX, swapIn } from './swap.js';
 import { readTar, TarError } from './tar-reader.js';
 
@@ -100,6 +100,10 @@ function verify(stage: string, hashes: Map<string, string>): { manifest: BackupM
   const lacking = photos.filter((p) => !hashes.has(p.path.replace(/\\/g, '/')));
   if (lacking.length > 0) {
     throw new RestoreError(`The archive lacks the originals of ${lacking.length} photo(s), e.g. ${lacking[0].path}`);
+  }
+  const silent = guestbookAudio(path.join(stage, DB_NAME)).filter((v) => !hashes.has(v.path.replace(/\\/g, '/')));
+  if (silent.length > 0) {
+    throw new RestoreError(`The archive lacks ${silent.length} guestbook voice note file(s), e.g. ${silent[0].path}`);
   }
   return { manifest, photos: photos.length };
 }

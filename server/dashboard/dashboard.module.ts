@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { DB } from '../db/schema.js';
 import type { Module } from '../http/module.js';
 import type { Processing } from '../processing/processing.service.js';
+import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { dashboardRouter } from './dashboard.routes.js';
 import { DashboardService } from './dashboard.service.js';
@@ -16,10 +17,19 @@ export interface DashboardModuleDeps {
   users: UsersService;
   processing: Pick<Processing, 'missingTools'>;
   notifyStates?: () => Promise<ChannelState[]>;
+  settings: SettingsService;
 }
 
 /** GET /admin/api/dashboard. */
-export function createDashboardModule({ config, disk, db, users, processing, notifyStates }: DashboardModuleDeps): Module {
-  const dashboard = new DashboardService({ disk, db, users, storageLimitBytes: config.storageLimitBytes, missingTools: () => processing.missingTools(), notifyStates });
+export function createDashboardModule({ config, disk, db, users, processing, settings, notifyStates }: DashboardModuleDeps): Module {
+  const dashboard = new DashboardService({
+    disk,
+    db,
+    users,
+    settings,
+    storageLimitBytes: config.storageLimitBytes,
+    missingTools: () => processing.missingTools(),
+    notifyStates,
+  });
   return { name: 'dashboard', adminApi: [dashboardRouter(dashboard)] };
 }

@@ -30,4 +30,19 @@ export class DashboardRepo {
       FROM photos WHERE status = 'processing'`.execute(this.db);
     return { videos: Number(r.rows[0]?.videos ?? 0), heic: Number(r.rows[0]?.heic ?? 0) };
   }
+
+  /** Guestbook messages: all of them, and those waiting (not visible). */
+  async guestbookCounts(): Promise<{ total: number; pending: number }> {
+    const r = await sql<{ total: number; pending: number | null }>`
+      SELECT count(*) AS total, sum(is_visible = 0) AS pending FROM guestbook`.execute(this.db);
+    return { total: Number(r.rows[0]?.total ?? 0), pending: Number(r.rows[0]?.pending ?? 0) };
+  }
+
+  /** Photos per challenge id: all stored, and visible. */
+  async challengeCounts(): Promise<Map<string, { total: number; visible: number }>> {
+    const r = await sql<{ challenge_id: string; total: number; visible: number }>`
+      SELECT challenge_id, count(*) AS total, sum(is_visible) AS visible FROM photos
+      WHERE challenge_id IS NOT NULL GROUP BY challenge_id`.execute(this.db);
+    return new Map(r.rows.map((x) => [x.challenge_id, { total: Number(x.total), visible: Number(x.visible) }]));
+  }
 }

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Dashboard, MissingTool, ToolName } from '../../common/api-types.js';
+import type { Challenge, Dashboard, MissingTool, ToolName } from '../../common/api-types.js';
 import type { ChannelState } from '../../common/security-types.js';
 import { latestActivity } from '../activity/activity.repo.js';
 import type { AuthUser } from '../auth/permissions.js';
@@ -46,6 +46,8 @@ export interface DashboardDeps {
   missingTools: () => readonly ToolName[];
   /** How the notification channels fare (read from memory: never waits for a receiver). */
   notifyStates?: () => Promise<ChannelState[]>;
+  /** The photo challenges, for their titles and order. */
+  settings: { get(): Promise<{ challenges: Challenge[] }> };
 }
 
 /** The admin dashboard: counts, trend, cameras, disk use, activity, newest photos, user statistics. */
@@ -65,7 +67,8 @@ export class DashboardService {
     const days = lastDays(TREND_DAYS, now);
     const weekAgo = new Date(now.getTime() - RECENT_DAYS * DAY_MS).toISOString();
     const missing = this.deps.missingTools();
-    const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats, contributors, missingTools, notify] = await Promise.all([
+    const [totals, recent, perDay, cameraRows, used, limit, activity, newest, userStats, contributors, missingTools, notify, guestbook, perChallenge, settings] =
+      await Promise.all([
       this.photos.totals(),
       this.repo.countSince(weekAgo),
       this.repo.uploadsPerDay(`${days[0]}T00:00:00Z`),
@@ -78,6 +81,9 @@ export class DashboardService {
       this.guests.uploaders(TOP_CONTRIBUTORS),
       this.missing(missing),
       user.permissions.can_edit_settings && this.deps.notifyStates ? this.deps.notifyStates() : undefined,
+      this.repo.guestbookCounts(),
+      this.repo.challengeCounts(),
+      this.deps.settings.get(),
     ]);
     return {
       stats: {
@@ -88,6 +94,8 @@ export class DashboardService {
         uploads_this_week: recent,
         storage_used: used,
         storage_limit: limit,
+        pending_guestbook: guestbook.pending,
+        total_guestbook: guestbook.total,
         ...(userStats ?? {}),
       },
       chart_data: {
@@ -97,6 +105,7 @@ export class DashboardService {
       recent_activity: activity,
       recent_photos: newest.map((r) => photoRowToAdminPhoto(r, missing)),
       top_contributors: contributors,
+      challenge_counts: settings.challenges.map((c) => ({ id: c.id, title: c.title, total: 0, visible: 0, ...perChallenge.get(c.id) })),
       user_permissions: user.permissions,
       missing_tools: missingTools,
       ...(notify ? { notify_failures: notify.filter((c) => !c.ok) } : {}),

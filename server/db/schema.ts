@@ -91,6 +91,8 @@ export interface PhotosTable {
   similar_group: string | null;
   /** 1: hidden by "Keep this, hide the rest", so it leaves the approval queue (0 again once shown). */
   set_aside: Generated<number>;
+  /** The photo challenge (settings.challenges) the guest picked for it; null when none. */
+  challenge_id: Generated<string | null>;
 }
 
 /** One guest's heart on one photo (the guest by the wedding_guest cookie). */
@@ -139,6 +141,33 @@ export interface MediaBytesTable {
   thumb_path: string | null;
   display_path: string | null;
   bytes: number;
+}
+
+/** Where a voice note stands: none sent, its playable copy being made, made, or failed. */
+export type AudioStatus = 'none' | 'processing' | 'complete' | 'error';
+
+export interface GuestbookTable {
+  id: string;
+  /** The wedding_guest cookie of the browser that wrote it. */
+  guest_id: string | null;
+  name: string | null;
+  message: string;
+  is_visible: Generated<number>;
+  approved_at: string | null;
+  created_at: string;
+  /** The voice note as sent, relative to DATA_DIR; null without one. */
+  audio_path: string | null;
+  /** Its sniffed type (audio/webm, audio/ogg, audio/mp4, audio/wav). */
+  audio_type: string | null;
+  audio_size: number | null;
+  audio_sha256: string | null;
+  /** Seconds, read from the file's own packets. */
+  duration: number | null;
+  /** The copy every browser plays (AAC in MP4), relative to DATA_DIR. */
+  web_audio_path: string | null;
+  web_audio_size: number | null;
+  audio_status: Generated<AudioStatus>;
+  audio_error: string | null;
 }
 
 export interface EventsTable {
@@ -245,6 +274,7 @@ export interface DB {
   two_step: TwoStepTable;
   recovery_codes: RecoveryCodesTable;
   hearts: HeartsTable;
+  guestbook: GuestbookTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -259,3 +289,5 @@ export type ActivityRow = Selectable<ActivityTable>;
 export type AuditLogRow = Selectable<AuditLogTable>;
 export type NewAuditLogRow = Insertable<AuditLogTable>;
 export type PasskeyRow = Selectable<PasskeysTable>;
+export type GuestbookRow = Selectable<GuestbookTable>;
+export type NewGuestbookRow = Insertable<GuestbookTable>;

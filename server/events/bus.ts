@@ -9,7 +9,8 @@ export type { BusEvent };
 /**
  * Events for live screens (the reception wall). Each event is a row in SQLite, so a client
  * reconnecting with Last-Event-ID gets what it missed, then an in-process emit.
- * photo-visible carries the gallery item; photo-hidden carries {id}.
+ * photo-visible carries the gallery item; photo-hidden carries {id}; guestbook-visible and
+ * guestbook-hidden do the same for guestbook messages.
  */
 export class EventBus {
   private readonly emitter = new EventEmitter();
@@ -32,6 +33,15 @@ export class EventBus {
 
   photoHidden(id: string): Promise<BusEvent> {
     return this.publish('photo-hidden', { id });
+  }
+
+  /** A guestbook message the wall shows as a slide of its own (its words and name, no sound). */
+  guestbookVisible(message: { id: string; name: string | null; message: string; created_at: string }): Promise<BusEvent> {
+    return this.publish('guestbook-visible', message);
+  }
+
+  guestbookHidden(id: string): Promise<BusEvent> {
+    return this.publish('guestbook-hidden', { id });
   }
 
   /** The couple paused or resumed the wall, or chose what it shows (`source`). */

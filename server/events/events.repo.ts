@@ -1,10 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import type { DB } from '../db/schema.js';
 
-/** One event for live screens: photo-visible carries the gallery item, photo-hidden carries {id}. */
+/** One event for live screens: photo-visible carries the gallery item, photo-hidden carries {id}; the same for guestbook messages. */
 export interface BusEvent {
   id: number;
-  type: 'photo-visible' | 'photo-hidden' | 'wall-state';
+  type: 'photo-visible' | 'photo-hidden' | 'wall-state' | 'guestbook-visible' | 'guestbook-hidden';
   data: unknown;
 }
 
@@ -23,15 +23,19 @@ export class EventsRepo {
   }
 
   /**
-   * Events after `lastId`, oldest first. `current` is false for a photo-visible event whose
-   * photo is no longer visible (hidden or deleted since): a replay must not show it again.
+   * Events after `lastId`, oldest first. `current` is false for a photo-visible (guestbook-visible)
+   * event whose photo (message) is no longer visible (hidden or deleted since): a replay must not
+   * show it again.
    */
   async since(lastId: number, limit: number): Promise<(BusEvent & { current: boolean })[]> {
     const rows = await this.db
       .selectFrom('events as e')
       .selectAll('e')
       .select(
-        sql<number>`e.type <> 'photo-visible' OR EXISTS (SELECT 1 FROM photos p WHERE p.id = json_extract(e.data, '$.id') AND p.is_visible = 1)`.as('current'),
+        sql<number>`CASE e.type
+          WHEN 'photo-visible' THEN EXISTS (SELECT 1 FROM photos p WHERE p.id = json_extract(e.data, '$.id') AND p.is_visible = 1)
+          WHEN 'guestbook-visible' THEN EXISTS (SELECT 1 FROM guestbook g WHERE g.id = json_extract(e.data, '$.id') AND g.is_visible = 1)
+          ELSE 1 END`.as('current'),
       )
       .where('e.id', '>', lastId)
       .orderBy('e.id')

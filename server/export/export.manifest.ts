@@ -9,6 +9,19 @@ export type ManifestFile = Omit<ExportPhoto, 'stored_path' | 'is_visible'> & {
   is_visible: boolean | null;
 };
 
+/** A guestbook voice note in the archive (beside guestbook/guestbook.html). */
+export interface ManifestVoiceNote {
+  name: string;
+  /** The message's id. */
+  id: string;
+  guest_name: string | null;
+  created_at: string;
+  content_type: string | null;
+  duration: number | null;
+  file_size: number;
+  sha256: string;
+}
+
 export interface ManifestUnreadable {
   id: string;
   original_filename: string;
@@ -43,6 +56,7 @@ export class ExportManifest {
   private readonly files: string[] = [];
   private readonly missing: string[] = [];
   private readonly unreadable: string[] = [];
+  private readonly voiceNotes: string[] = [];
 
   get fileCount(): number {
     return this.files.length;
@@ -50,6 +64,10 @@ export class ExportManifest {
 
   addFile(f: ManifestFile): void {
     this.files.push(JSON.stringify(f));
+  }
+
+  addVoiceNote(v: ManifestVoiceNote): void {
+    this.voiceNotes.push(JSON.stringify(v));
   }
 
   /** An id asked for that names no photo. */
@@ -62,9 +80,11 @@ export class ExportManifest {
     this.unreadable.push(JSON.stringify({ id: p.id, original_filename: p.original_filename, error } satisfies ManifestUnreadable));
   }
 
-  /** {"files": [...], "missing": [...], "unreadable": [...]}, one file per line. */
+  /** {"files": [...], "missing": [...], "unreadable": [...], "guestbook": [...]}, one file per line. */
   toBuffer(): Buffer {
     const list = (items: string[]) => (items.length ? `[\n    ${items.join(',\n    ')}\n  ]` : '[]');
-    return Buffer.from(`{\n  "files": ${list(this.files)},\n  "missing": ${list(this.missing)},\n  "unreadable": ${list(this.unreadable)}\n}\n`);
+    return Buffer.from(
+      `{\n  "files": ${list(this.files)},\n  "missing": ${list(this.missing)},\n  "unreadable": ${list(this.unreadable)},\n  "guestbook": ${list(this.voiceNotes)}\n}\n`,
+    );
   }
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { AdminPhoto } from '../../common/api-types.js';
 import type { DB } from '../db/schema.js';
+import type { ExportMessage } from './guestbook-keepsake.js';
 
 /** The columns an export needs; thousands of these are never held at once (see the iterators). */
 export type ExportPhoto = Pick<
@@ -71,6 +72,26 @@ export class ExportRepo {
         if (r) yield exportRowToPhoto(r);
         else onMissing(id);
       }
+    }
+  }
+
+  /** Visible guestbook messages, oldest first (the keepsake reads like a book), a page at a time. */
+  async *visibleMessages(pageSize = PAGE_SIZE): AsyncGenerator<ExportMessage> {
+    let after: { ts: string; id: string } | undefined;
+    for (;;) {
+      let q = this.db
+        .selectFrom('guestbook')
+        .select(['id', 'name', 'message', 'created_at', 'duration', 'audio_path', 'audio_type'])
+        .where('is_visible', '=', 1);
+      if (after) {
+        const { ts, id } = after;
+        q = q.where((eb) => eb.or([eb('created_at', '>', ts), eb.and([eb('created_at', '=', ts), eb('id', '>', id)])]));
+      }
+      const rows = await q.orderBy('created_at').orderBy('id').limit(pageSize).execute();
+      yield* rows;
+      if (rows.length < pageSize) return;
+      const last = rows[rows.length - 1];
+      after = { ts: last.created_at, id: last.id };
     }
   }
 }

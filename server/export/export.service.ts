@@ -4,7 +4,9 @@ import type { DataPaths } from '../context.js';
 import { log } from '../log.js';
 import { momentOf, momentWindows } from '../settings/moments.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import { resolveStored } from '../photos/photo-files.js';
 import { ExportManifest, manifestEntry } from './export.manifest.js';
+import { keepsakeHtml, KEEPSAKE_NAME, localClock, voiceNoteName, type ExportMessage } from './guestbook-keepsake.js';
 import { archiveFileName, clockTimeToZipDate, entryName, parseClockTime, sanitizeSegment, UniqueNames, type ArchiveFileName } from './export.names.js';
 import type { ExportPhoto, ExportRepo } from './export.repo.js';
 import { gpsPatches, type Patch } from './gps-free.js';
@@ -27,9 +29,11 @@ function closedOf(reader: HashingFileReader): Promise<void> {
 }
 
 interface Pending {
-  photo: ExportPhoto;
   name: string;
-  reader: HashingFileReader;
+  /** The file being read into the entry; none for an entry made from memory (the keepsake page). */
+  reader?: HashingFileReader;
+  /** Once archiver has taken the whole entry: what the manifest records of it. */
+  written(bytes: number, sha256: string): void;
 }
 
 /** One archive being written; whoever sends it tells the run how the sending ended. */
@@ -97,9 +101,9 @@ export class ExportService {
       zip.abort();
       // The receiver is dropped once the originals are closed (one may still be opening), so
       // whoever sees the download end can count on no file being held for it any more.
-      const closing = pending.map((p) => closedOf(p.reader));
+      const closing = pending.flatMap((p) => (p.reader ? [closedOf(p.reader)] : []));
       if (opening) closing.push(opening.then(closedOf, () => {}));
-      for (const p of pending) p.reader.destroy();
+      for (const p of pending) p.reader?.destroy();
       pending.length = 0;
       void Promise.all(closing).then(onStop);
       nudge();
@@ -122,13 +126,70 @@ export class ExportService {
     zip.on('entry', (entry) => {
       if (entry.name === MANIFEST_NAME && pending.length === 0) return;
       const done = pending.shift();
-      if (!done || done.name !== entry.name || done.reader.sha256 === undefined) {
+      if (!done || done.name !== entry.name || (done.reader && done.reader.sha256 === undefined)) {
         stop('the archive lost track of its entries', new Error(`unexpected entry ${entry.name}`));
         return;
       }
-      manifest.addFile(manifestEntry(done.photo, done.name, done.reader.bytes, done.reader.sha256));
+      if (done.reader) done.written(done.reader.bytes, done.reader.sha256!);
       nudge();
     });
+
+    /**
+     * Opens a file and queues it as the entry `nameFor()` names (claimed only once it opened);
+     * false when the run stopped. A file that cannot be opened is left out and told to `unreadable`.
+     */
+    const addFile = async (
+      abs: string | null,
+      nameFor: () => string,
+      when: Date,
+      written: (name: string, bytes: number, sha256: string) => void,
+      unreadable: (code: string | undefined) => void,
+      patches?: Patch[],
+    ): Promise<boolean> => {
+      while (!stopped && pending.length >= LOOKAHEAD) await waitForProgress();
+      if (stopped) return false;
+      let reader: HashingFileReader;
+      try {
+        if (!abs) throw Object.assign(new Error('outside DATA_DIR'), { code: 'ENOENT' });
+        opening = HashingFileReader.open(abs, patches);
+        reader = await opening;
+      } catch (err) {
+        opening = undefined;
+        unreadable((err as NodeJS.ErrnoException).code);
+        return true;
+      }
+      opening = undefined;
+      if (stopped) {
+        reader.destroy();
+        return false;
+      }
+      // Errors surface through the archive; this listener only keeps an early failure from being unhandled.
+      reader.on('error', () => {});
+      const name = nameFor();
+      pending.push({ name, reader, written: (bytes, sha256) => written(name, bytes, sha256) });
+      appendToZip(zip, reader, { name, date: when });
+      return true;
+    };
+
+    /** The visible guestbook: each voice note as sent, then the keepsake page that links to them. */
+    const addGuestbook = async (): Promise<void> => {
+      const s = await this.settings.get();
+      const messages: { m: ExportMessage; file: string | null }[] = [];
+      for await (const m of this.repo.visibleMessages()) {
+        const at = localClock(m.created_at, s.time_zone);
+        let file: string | null = null;
+        const voice = (name: string, bytes: number, sha256: string) =>
+          manifest.addVoiceNote({ name, id: m.id, guest_name: m.name, created_at: m.created_at, content_type: m.audio_type, duration: m.duration, file_size: bytes, sha256 });
+        const missing = (code: string | undefined) => log.warn(`Export: voice note of guestbook message ${m.id} unreadable (${code ?? 'unknown'})`);
+        if (m.audio_path && !(await addFile(resolveStored(this.paths, m.audio_path), () => (file = voiceNoteName(m, s.time_zone, names)), at ? clockTimeToZipDate(at) : new Date(), voice, missing))) return;
+        messages.push({ m, file });
+      }
+      while (!stopped && pending.length >= LOOKAHEAD) await waitForProgress();
+      if (stopped || !messages.length) return;
+      const name = names.claim(KEEPSAKE_NAME);
+      pending.push({ name, written: () => {} });
+      appendToZip(zip, keepsakeHtml({ couple: s.couple_names.filter(Boolean).join(' & '), timeZone: s.time_zone, lang: s.default_language, messages }), { name, date: new Date() });
+    };
 
     const fill = async (): Promise<void> => {
       try {
@@ -144,41 +205,27 @@ export class ExportService {
             : this.repo.scan(request.kind !== 'all');
         const guest = request.kind === 'guest';
         for await (const photo of photos) {
-          while (!stopped && pending.length >= LOOKAHEAD) await waitForProgress();
-          if (stopped) break;
-          let reader: HashingFileReader;
-          const file = path.resolve(this.paths.root, photo.stored_path);
+          const when = parseClockTime(photo.date_taken) ?? parseClockTime(photo.upload_timestamp);
+          const unreadable = (code: string | undefined) => {
+            manifest.addUnreadable(photo, code === 'ENOENT' ? 'The original file is missing.' : 'The original file could not be read.');
+            log.warn(`Export: original of ${photo.id} unreadable (${code ?? 'unknown'})`);
+          };
+          const written = (name: string, bytes: number, sha256: string) => manifest.addFile(manifestEntry(photo, name, bytes, sha256));
+          const abs = path.resolve(this.paths.root, photo.stored_path);
           let patches: Patch[] | undefined;
           if (guest) {
+            if (stopped) break;
             // A file whose metadata cannot be read for its location is left out rather than sent with it.
-            patches = await gpsPatches(file, photo.content_type).catch((err: NodeJS.ErrnoException) => {
+            patches = await gpsPatches(abs, photo.content_type).catch((err: NodeJS.ErrnoException) => {
               if (err.code !== 'ENOENT') log.warn(`Export: the location of ${photo.id} could not be found to remove it`, err);
               return undefined;
             });
             if (!patches) continue;
           }
-          try {
-            opening = HashingFileReader.open(file, patches);
-            reader = await opening;
-          } catch (err) {
-            opening = undefined;
-            const code = (err as NodeJS.ErrnoException).code;
-            manifest.addUnreadable(photo, code === 'ENOENT' ? 'The original file is missing.' : 'The original file could not be read.');
-            log.warn(`Export: original of ${photo.id} unreadable (${code ?? String(err)})`);
-            continue;
-          }
-          opening = undefined;
-          if (stopped) {
-            reader.destroy();
-            break;
-          }
-          // Errors surface through the archive; this listener only keeps an early failure from being unhandled.
-          reader.on('error', () => {});
-          const when = parseClockTime(photo.date_taken) ?? parseClockTime(photo.upload_timestamp);
-          const name = names.claim(folderOf(photo) + entryName(photo));
-          pending.push({ photo, name, reader });
-          appendToZip(zip, reader, { name, date: when ? clockTimeToZipDate(when) : new Date() });
+          if (!(await addFile(abs, () => names.claim(folderOf(photo) + entryName(photo)), when ? clockTimeToZipDate(when) : new Date(), written, unreadable, patches))) break;
         }
+        // An export of chosen photos is just those, a guest's download just the photos; the whole site's also holds the guestbook.
+        if (!stopped && request.kind !== 'selected' && !guest) await addGuestbook();
         while (!stopped && pending.length > 0) await waitForProgress();
         if (stopped) return;
         // Last, so it can carry the checksums of the bytes actually written.

@@ -5,6 +5,7 @@ import type { DB } from '../db/schema.js';
 import { AppError, invalid, notFound, unsupportedType } from '../errors.js';
 import { log } from '../log.js';
 import { photoRowToGalleryItem, withUploaderName } from '../photos/photos.mappers.js';
+import { challengeTitle } from '../settings/challenges.js';
 import { momentOf, momentWindows } from '../settings/moments.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { sniff } from '../uploads/sniff.js';
@@ -111,7 +112,7 @@ export class FacesService {
     return {
       success: true,
       ...progress,
-      matches: rows.map((r) => ({ ...withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows)), s.show_uploader_names), similarity: similarity(r.distance) })),
+      matches: rows.map((r) => ({ ...withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows), challengeTitle(s.challenges, r.challenge_id)), s.show_uploader_names), similarity: similarity(r.distance) })),
       until: s.face_search_until,
     };
   }

@@ -32,6 +32,8 @@ export function guestId(res: Response): string {
  * (HttpOnly, SameSite=Lax, Path=/, 400 days, Secure when the request came over HTTPS).
  */
 export const withGuest: RequestHandler = (req, res, next) => {
+  // Several routers may each ask for a guest on the same request: one id, one cookie.
+  if (res.locals.guestId) return next();
   let id = guestIdOf(req);
   if (!id) {
     id = crypto.randomBytes(16).toString('base64url');

@@ -1,7 +1,7 @@
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import type { Readable } from 'node:stream';
-import { AppError } from '../errors.js';
+import { AppError, isAppError } from '../errors.js';
 import type { BodyProgress } from '../uploads/streams.js';
 import { errorAnswer } from './errors.js';
 import { languageOf } from './language.js';
@@ -14,6 +14,8 @@ export type OnFile = (file: Readable, filename: string, fieldsSoFar: Fields, bod
 
 /** What the current request does with its file part; multer's engine is shared, the handler is per request. */
 const handlers = new WeakMap<Request, OnFile>();
+/** The name of the file part the current request wants, when it is not "file". */
+const fileFields = new WeakMap<Request, string>();
 
 /**
  * A storage engine that stores nothing itself: it hands the part to the request's handler while
@@ -54,12 +56,12 @@ const FIELD_SIZE = 64 * 1024;
 const filesSeen = new WeakMap<Request, number>();
 const parse = multer({
   storage: handOver,
-  // Only the first file part counts, and only if it is named "file"; any other is read past.
+  // Only the first file part counts, and only if it has the request's name ("file"); any other is read past.
   // (A `files` limit would make a second file part fail a request whose upload already went through.)
   fileFilter: (req, file, cb) => {
     const seen = (filesSeen.get(req) ?? 0) + 1;
     filesSeen.set(req, seen);
-    cb(null, seen === 1 && file.fieldname === 'file');
+    cb(null, seen === 1 && file.fieldname === (fileFields.get(req) ?? 'file'));
   },
   limits: { fields: 32, fieldSize: FIELD_SIZE, parts: 40 },
   // Browsers send a file name's UTF-8 bytes as they are; read as latin1 (the default) "é" or a
@@ -100,11 +102,14 @@ function parseError(e: unknown): AppError {
  * kept, the rest of the body is drained (multer does that before reporting it), and the error is
  * thrown at the end so the answer goes out on a finished request.
  */
-export function readMultipart(req: Request, onFile: OnFile): Promise<{ fields: Fields; sawFile: boolean }> {
+export function readMultipart(req: Request, onFile: OnFile, fileField = 'file'): Promise<{ fields: Fields; sawFile: boolean }> {
   const type = req.headers['content-type'] ?? '';
   if (!/^multipart\/form-data/i.test(type)) {
-    return Promise.reject(new AppError('invalid_input', 'errors.uploads.not_multipart'));
+    // A form whose file part has another name (a guestbook message's "audio") says so.
+    const key = fileField === 'file' ? 'errors.uploads.not_multipart' : 'errors.uploads.not_multipart_named';
+    return Promise.reject(new AppError('invalid_input', key, { field: fileField }));
   }
+  if (fileField !== 'file') fileFields.set(req, fileField);
   return new Promise((resolve, reject) => {
     let sawFile = false;
     let fileDone: Promise<void> = Promise.resolve();
@@ -165,4 +170,18 @@ export function sendErrorAfterDrain(req: Request, res: Response, err: unknown): 
     send();
   });
   req.once('close', () => clearTimeout(timer));
+}
+
+/**
+ * Middleware running `check` before any byte of the body is read: a refusal (an AppError) is
+ * answered once the body is drained, so a phone still sending reads it; anything else goes on
+ * to the error handler.
+ */
+export function beforeBody(check: (req: Request) => Promise<void>): RequestHandler {
+  return (req, res, next) => {
+    check(req).then(
+      () => next(),
+      (e) => (isAppError(e) ? sendErrorAfterDrain(req, res, e) : next(e)),
+    );
+  };
 }

@@ -23,6 +23,7 @@ export const GALLERY_COLUMNS = [
   'duration',
   'hearts',
   'highlighted',
+  'challenge_id',
 ] as const;
 
 export type GalleryRow = Pick<PhotoRow, (typeof GALLERY_COLUMNS)[number]>;
@@ -39,8 +40,11 @@ export function displayUrl(r: Pick<PhotoRow, 'id' | 'display_path' | 'derivative
   return r.display_path ? `/media/${encodeURIComponent(r.id)}/display?v=${r.derivative_version}` : null;
 }
 
-/** `moment`: the schedule item the photo belongs to (settings/moments.ts), null outside every window. */
-export const photoRowToGalleryItem = (r: GalleryRow, moment: string | null): GalleryItem => ({
+/**
+ * `moment`: the schedule item the photo belongs to (settings/moments.ts), null outside every window;
+ * `challenge`: the title of the photo challenge it answers, null when none.
+ */
+export const photoRowToGalleryItem = (r: GalleryRow, moment: string | null, challenge: string | null): GalleryItem => ({
   id: r.id,
   content_type: r.content_type,
   thumbnail_url: thumbnailUrl(r),
@@ -60,6 +64,7 @@ export const photoRowToGalleryItem = (r: GalleryRow, moment: string | null): Gal
   // Whose hearts these are is known per request: the gallery sets it for the guest asking.
   hearted: false,
   highlighted: r.highlighted === 1,
+  challenge,
 });
 
 /** Guests see who shared a photo only while the couple's show_uploader_names setting is on. */

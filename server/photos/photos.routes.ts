@@ -15,16 +15,18 @@ export function publicPhotosRouter(photos: PhotosService): Router {
   r.get('/photos', async (req, res) => {
     const limit = intParam(req.query.limit, 'limit', { default: 20, min: 1, max: 100 });
     const offset = intParam(req.query.offset, 'offset', { default: 0, min: 0 });
-    const moment = req.query.moment;
+    const { moment, challenge } = req.query;
     if (moment !== undefined && typeof moment !== 'string') throw invalid('errors.photos.bad_moment');
     const sort = req.query.sort ?? 'newest';
     if (sort !== 'newest' && sort !== 'loved') throw invalid('errors.photos.bad_sort');
     const highlights = boolParam(req.query.highlights, 'highlights', false);
+    if (challenge !== undefined && typeof challenge !== 'string') throw invalid('errors.photos.bad_challenge');
+    if (moment !== undefined && challenge !== undefined) throw invalid('errors.photos.moment_and_challenge');
     // The wall (public anyway) keeps showing photos before the gallery's reveal time.
     const wall = req.query.view === 'wall';
     // The answer marks this guest's own hearts: no shared cache may keep it for another.
     res.set('Cache-Control', 'private, no-cache');
-    res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, sort, highlights, wall, guestId: guestIdOf(req) })) });
+    res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, challenge, sort, highlights, wall, guestId: guestIdOf(req) })) });
   });
   r.get('/stats', async (_req, res) => {
     res.json({ success: true, stats: await photos.stats() });

@@ -8,13 +8,15 @@ import { AppError, invalid, notFound } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import { log } from '../log.js';
 import type { Processing } from '../processing/processing.service.js';
+import { challengeTitle } from '../settings/challenges.js';
 import { momentOf, momentWindows, type MomentWindow } from '../settings/moments.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { camerasByName } from './camera-stats.js';
 import { GalleryRepo } from './gallery.repo.js';
-import { photoRowToAdminPhoto, photoRowToGalleryItem, withUploaderName, type AdminPhoto } from './photos.mappers.js';
+import { photoRowToAdminPhoto, photoRowToGalleryItem, withUploaderName, type AdminPhoto, type GalleryItem, type GalleryRow } from './photos.mappers.js';
 import { removePhoto } from './photo-removal.js';
-import type { GallerySort, Stats } from '../../common/api-types.js';
+import type { GallerySort, Stats, WeddingSettings } from '../../common/api-types.js';
+import { ChallengesRepo } from './challenges.repo.js';
 import { PhotosRepo, type AdminFilter, type AdminNarrowing } from './photos.repo.js';
 import { MomentsRepo } from './moments.repo.js';
 import { msg } from '../../common/languages.js';
@@ -40,6 +42,8 @@ export interface PhotosDeps {
  */
 export interface GalleryQuery {
   moment?: string;
+  /** A photo challenge's id: the photos guests added for it. */
+  challenge?: string;
   sort?: GallerySort;
   highlights?: boolean;
   wall?: boolean;
@@ -57,16 +61,23 @@ export class PhotosService {
   private readonly repo: PhotosRepo;
   private readonly galleryRepo: GalleryRepo;
   private readonly momentsRepo: MomentsRepo;
+  private readonly challengesRepo: ChallengesRepo;
 
   constructor(private readonly deps: PhotosDeps) {
     this.repo = new PhotosRepo(deps.db);
     this.galleryRepo = new GalleryRepo(deps.sqlite);
     this.momentsRepo = new MomentsRepo(deps.sqlite);
+    this.challengesRepo = new ChallengesRepo(deps.sqlite);
+  }
+
+  /** A photo as guests see it: its moment, its challenge's title, its guest's name while names are shown. */
+  private itemOf(r: GalleryRow, s: WeddingSettings, windows: readonly MomentWindow[]): GalleryItem {
+    return withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows), challengeTitle(s.challenges, r.challenge_id)), s.show_uploader_names);
   }
 
   /**
-   * The public gallery, or one moment of it. Until gallery_opens_at it is an empty page that
-   * says when it opens; the wall reads the full list (`wall`).
+   * The public gallery, or one moment or one photo challenge of it. Until gallery_opens_at it is
+   * an empty page that says when it opens; the wall reads the full list (`wall`).
    */
   async gallery(limit: number, offset: number, opts: GalleryQuery = {}) {
     const s = await this.deps.settings.get();
@@ -83,6 +94,9 @@ export class PhotosService {
       const w = windows.find((w) => w.title === opts.moment);
       if (!w) return empty;
       [rows, total] = [this.momentsRepo.list(w, limit, offset), this.momentsRepo.total(w)];
+    } else if (opts.challenge !== undefined) {
+      if (!s.challenges.some((c) => c.id === opts.challenge)) return empty;
+      [rows, total] = [this.challengesRepo.list(opts.challenge, limit, offset), this.challengesRepo.total(opts.challenge)];
     } else if (opts.sort === 'loved') {
       [rows, total] = [g.listLoved(limit, offset), g.countVisible()];
     } else {
@@ -93,7 +107,7 @@ export class PhotosService {
     const hearted = opts.guestId ? g.heartedBy(opts.guestId, ids) : new Set<string>();
     return {
       photos: rows.map((r) => ({
-        ...withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows)), s.show_uploader_names),
+        ...this.itemOf(r, s, windows),
         hearts: counts.get(r.id) ?? r.hearts,
         hearted: hearted.has(r.id),
       })),
@@ -101,19 +115,18 @@ export class PhotosService {
     };
   }
 
-  private async windows(): Promise<MomentWindow[]> {
-    return momentWindows(await this.deps.settings.get());
-  }
-
   async stats(): Promise<Stats> {
-    const [t, rows] = await Promise.all([this.repo.totals(), this.repo.cameraCounts(true)]);
+    const [t, rows, s] = await Promise.all([this.repo.totals(), this.repo.cameraCounts(true), this.deps.settings.get()]);
     const cameras = camerasByName(rows);
+    const perChallenge = this.challengesRepo.countsById();
     return {
       total_photos: t.total,
       total_size_mb: Math.round((t.bytes / 1_048_576) * 100) / 100,
       media_breakdown: { images: t.total - t.videos, videos: t.videos },
       cameras,
       unique_devices: cameras.length,
+      // Counted like the gallery's filter: the photos a guest finds there.
+      challenges: s.challenges.map((c) => ({ ...c, count: perChallenge.get(c.id) ?? 0 })),
     };
   }
 
@@ -225,18 +238,18 @@ export class PhotosService {
   async announceListed(id: string): Promise<void> {
     const row = await this.repo.get(id);
     if (!row || row.is_visible !== 1) return;
-    const item = photoRowToGalleryItem(row, momentOf(row, await this.windows()));
-    await this.deps.bus.photoVisible(withUploaderName(item, await this.deps.settings.showUploaderNames()));
+    const s = await this.deps.settings.get();
+    await this.deps.bus.photoVisible(this.itemOf(row, s, momentWindows(s)));
   }
 
   /** Tells live screens, and logs approvals (a hidden photo made visible; by nobody when automatic). */
   private async announce(changed: PhotoRow[], visible: boolean, by: string | null, automatic = false, approval = true): Promise<void> {
-    const windows = visible && changed.length ? await this.windows() : [];
-    const names = visible && changed.length ? await this.deps.settings.showUploaderNames() : false;
+    const s = await this.deps.settings.get();
+    const windows = visible && changed.length ? momentWindows(s) : [];
     for (const r of changed) {
       // A video without its web copy is not listed yet: announceListed() tells the wall once it is.
       if (visible && isVideo(r) && !r.display_path) continue;
-      if (visible) await this.deps.bus.photoVisible(withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows)), names));
+      if (visible) await this.deps.bus.photoVisible(this.itemOf(r, s, windows));
       else await this.deps.bus.photoHidden(r.id);
     }
     if (!visible || !changed.length || !approval) return;

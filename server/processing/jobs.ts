@@ -18,6 +18,8 @@ export interface JobKinds {
   measure: { payload: { photoId: string }; result: void };
   /** Hands out a measure job for each photo still without measures, one at a time. */
   'measure-all': { payload: Record<string, never>; result: void };
+  /** The playable copy of a guestbook message's voice note. */
+  'voice-copy': { payload: { entryId: string }; result: void };
 }
 export type JobType = keyof JobKinds;
 export type Payload<T extends JobType> = JobKinds[T]['payload'];

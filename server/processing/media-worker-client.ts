@@ -6,8 +6,9 @@ import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import { log } from '../log.js';
 import { StepTimeoutError } from './limits.js';
 import { QueueStoppedError } from './queue.js';
+import type { AudioFacts } from './audio.js';
 import type { WebCopyOptions } from './video.js';
-import { receivedError, type FromWorker, type MediaOps, type Operation, type ToWorker, type WorkerSetup } from './worker-protocol.js';
+import { receivedError, type AudioOps, type FromWorker, type MediaOps, type Operation, type ToWorker, type WorkerAudioRequest, type WorkerSetup } from './worker-protocol.js';
 
 /** Nice value of the media worker: requests first, processing gets every core nobody else wants. */
 export const WORKER_NICE = 10;
@@ -44,7 +45,7 @@ function workerEntry(): { file: string; execArgv: string[] } {
 interface Pending {
   /** The worker it was sent to. */
   child: ChildProcess;
-  resolve(value: PhotoUpdate): void;
+  resolve(value: unknown): void;
   reject(error: Error): void;
   onProgress?: (seconds: number) => void;
 }
@@ -57,7 +58,7 @@ type CallOptions = Pick<WebCopyOptions, 'signal' | 'onStart' | 'onProgress'>;
  * doing fails with WorkerCrashedError (the queue counts that as an attempt, so a file that
  * crashes it every time is given up) and the next operation starts a new one.
  */
-export class MediaWorker implements MediaOps {
+export class MediaWorker implements MediaOps, AudioOps {
   private child: ChildProcess | undefined;
   private readonly pending = new Map<number, Pending>();
   private nextId = 1;
@@ -90,6 +91,14 @@ export class MediaWorker implements MediaOps {
     return this.call('rotate', photo, degrees);
   }
 
+  probeAudio(file: string): Promise<AudioFacts> {
+    return this.request((id) => ({ type: 'run-audio', id, op: 'probe', input: file }));
+  }
+
+  audioCopy(input: string, output: string, facts: AudioFacts, signal?: AbortSignal): Promise<number> {
+    return this.request((id): WorkerAudioRequest => ({ type: 'run-audio', id, op: 'copy', input, output, facts }), { signal });
+  }
+
   /** The worker's process id while it runs (tests and benchmarks look at it). */
   get pid(): number | undefined {
     return this.child?.pid;
@@ -116,21 +125,26 @@ export class MediaWorker implements MediaOps {
   }
 
   private call(op: Operation, photo: PhotoRow, degrees?: 90 | 180 | 270, o: CallOptions = {}): Promise<PhotoUpdate> {
+    return this.request((id) => ({ type: 'run', id, op, photo, degrees }), o);
+  }
+
+  /** Sends the message `make` builds for a new id; settles with the worker's answer to it. */
+  private request<T>(make: (id: number) => Extract<ToWorker, { id: number }>, o: CallOptions = {}): Promise<T> {
     if (this.stopping) return Promise.reject(new QueueStoppedError('The server is shutting down.'));
     const child = this.ensure();
     const id = this.nextId++;
-    return new Promise<PhotoUpdate>((resolve, reject) => {
+    return new Promise<T>((resolve, reject) => {
       const { signal } = o;
       const onAbort = () => this.send(child, { type: 'cancel', id });
       signal?.addEventListener('abort', onAbort, { once: true });
       const done = () => signal?.removeEventListener('abort', onAbort);
       this.pending.set(id, {
         child,
-        resolve: (v) => (done(), resolve(v)),
+        resolve: (v) => (done(), resolve(v as T)),
         reject: (e) => (done(), reject(e)),
         onProgress: o.onProgress,
       });
-      this.send(child, { type: 'run', id, op, photo, degrees });
+      this.send(child, make(id));
       // The worker pauses the operation's tool, or starts it paused if it has not started yet.
       o.onStart?.({ pause: () => this.send(child, { type: 'pause', id }), resume: () => this.send(child, { type: 'resume', id }) });
     });

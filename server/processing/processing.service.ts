@@ -17,6 +17,7 @@ import { EncodeLane } from './encode-lane.js';
 import { HEIF_CONVERT, missingToolLog, missingTools, ToolMissingError, type ToolName, type ToolPaths } from './tools.js';
 import { createTranscoder } from './transcode.js';
 import { removeOldVersions } from './versions.js';
+import { createVoiceNotes, type VoiceNotes } from './voice-notes.js';
 
 export type { RegenerateStats };
 
@@ -57,6 +58,8 @@ export interface Processing {
   onMeasured(fn: (photoId: string) => Promise<void>): () => void;
   /** Measures, one at a time in the queue, every image processed before measures existed. */
   measureAll(): Promise<void>;
+  /** The guestbook's voice notes: read while a request waits, playable copies made as jobs. */
+  voiceNotes: VoiceNotes;
   /** Resolves when no job is queued or running. */
   idle(): Promise<void>;
   start(): void;
@@ -101,6 +104,9 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
   const photos = new PhotosRepo(db);
   const lane = new EncodeLane();
   const transcoder = createTranscoder({ paths, media: worker, lane }, photos);
+  const voiceNotes = createVoiceNotes(worker, (entryId, within) =>
+    queue.enqueue('voice-copy', { entryId }, { key: `voice-copy:${entryId}`, within, maxAttempts: 3 }),
+  );
 
   const markError = (photoId: string, message: string) =>
     photos.markError(photoId, message).catch((e) => log.warn('Could not record a processing error', e));
@@ -229,6 +235,8 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
         return measure(job.payload.photoId);
       case 'measure-all':
         return measureAll();
+      case 'voice-copy':
+        return voiceNotes.run(job.payload.entryId);
     }
   };
 
@@ -243,6 +251,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
           await photos.markError(job.payload.photoId, error.message);
           for (const fn of failedListeners) await fn(job.payload.photoId).catch((e) => log.warn(`After the failure of ${job.payload.photoId}`, e));
         }
+        if (job.type === 'voice-copy') await voiceNotes.failed(job.payload.entryId, error);
       },
     },
   );
@@ -311,6 +320,7 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       // One backfill at a time: a restart while one runs resumes that one (its key is taken).
       await queue.enqueue('measure-all', {}, { key: `measure-all:${await photos.unmeasuredIds(1).then((ids) => ids[0])}`, maxAttempts: 3 });
     },
+    voiceNotes: voiceNotes.api,
     idle: () => queue.idle(),
     start: () => {
       missing = missingTools(toolPaths);
@@ -318,11 +328,13 @@ export function createProcessing({ config, paths, db }: ProcessingDeps): Process
       toolCheck = setInterval(lookForTools, TOOL_CHECK_MS).unref();
       worker.start();
       transcoder.start();
+      voiceNotes.start();
       queue.start().catch((e) => log.error('The processing queue could not start', e));
     },
     async stop() {
       clearInterval(toolCheck);
       transcoder.stop();
+      voiceNotes.stop();
       await queue.stop();
       await worker.stop();
     },

@@ -2,6 +2,7 @@ import type { DataPaths } from '../context.js';
 import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import type { Message } from '../../common/languages.js';
 import { AppError, type ErrorCode } from '../errors.js';
+import type { AudioFacts } from './audio.js';
 import { isMachineFailure, MachineFailure, MediaError } from './failures.js';
 import { StepTimeoutError } from './limits.js';
 import { ToolMissingError, type ToolName } from './tools.js';
@@ -25,6 +26,14 @@ export interface MediaOps {
 
 export type Operation = 'derivatives' | 'webCopy' | 'rotate' | 'measure';
 
+/** Voice notes (the guestbook): files named by absolute path, outside any photo. */
+export interface AudioOps {
+  /** Streams and real length of an audio file (audio.ts probeAudio). */
+  probeAudio(file: string): Promise<AudioFacts>;
+  /** Writes the copy every browser plays to `output` (audio.ts writeAudioWebCopy); its size in bytes. */
+  audioCopy(input: string, output: string, facts: AudioFacts, signal?: AbortSignal): Promise<number>;
+}
+
 /** Sent once, first: what the worker needs to know to work. */
 export interface WorkerSetup {
   type: 'setup';
@@ -42,8 +51,18 @@ export interface WorkerRequest {
   degrees?: 90 | 180 | 270;
 }
 
+/** An operation on a voice note: probe (`input`), or its playable copy (`input` to `output`). */
+export interface WorkerAudioRequest {
+  type: 'run-audio';
+  id: number;
+  op: 'probe' | 'copy';
+  input: string;
+  output?: string;
+  facts?: AudioFacts;
+}
+
 /** `pause`/`resume`: stop and continue an operation's running tool (a web copy's encoder). */
-export type ToWorker = WorkerSetup | WorkerRequest | { type: 'cancel' | 'pause' | 'resume'; id: number } | { type: 'stop' };
+export type ToWorker = WorkerSetup | WorkerRequest | WorkerAudioRequest | { type: 'cancel' | 'pause' | 'resume'; id: number } | { type: 'stop' };
 
 /** An error as it crosses the channel: its kind decides what it becomes on the server's side. */
 export interface SentError {
@@ -63,7 +82,7 @@ export interface SentError {
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'alive' }
-  | { type: 'done'; id: number; value: PhotoUpdate }
+  | { type: 'done'; id: number; value: PhotoUpdate | AudioFacts | number }
   | { type: 'failed'; id: number; error: SentError }
   | { type: 'progress'; id: number; seconds: number };
 

@@ -72,6 +72,7 @@ export function defaultSettings(): SiteSettings {
     notify: emptyNotify(),
     guest_downloads: true,
     wall_source: 'all',
+    challenges: [],
   };
 }
 

@@ -8,6 +8,7 @@ import { ADMIN_ONLY_KEYS, defaultSettings, type ScheduleItem, type SiteSettings,
 import { SettingsRepo } from './settings.repo.js';
 import { checkWindows, CONTROL_KEYS, parseControls, parseWindow } from './controls.js';
 import { parseTranslations } from './translations.js';
+import { parseChallenges } from './challenges.js';
 import { FACE_KEYS, parseFaceSettings, resolveFaceSettings } from './face-settings.js';
 import { coverUrl, LOOK_KEYS, parseLook } from './look.js';
 
@@ -73,6 +74,11 @@ export class SettingsService {
     return coverUrl(v, !!v.cover_photo_id && (await this.coverShowable(v.cover_photo_id)));
   }
 
+  /** The ids of the photo challenges guests may pick now. */
+  async challengeIds(): Promise<ReadonlySet<string>> {
+    return new Set((await this.get()).challenges.map((c) => c.id));
+  }
+
   /** Applies a partial update after validating every field given. */
   async update(body: unknown): Promise<SiteSettings> {
     const previous = await this.get();
@@ -135,6 +141,7 @@ export function parseSettingsPatch(body: unknown, previous: SiteSettings = defau
     'translations',
     'cover_image',
     ...LOOK_KEYS,
+    'challenges',
     ...CONTROL_KEYS,
     ...FACE_KEYS,
     ...ADMIN_ONLY_KEYS,
@@ -219,6 +226,10 @@ export function parseSettingsPatch(body: unknown, previous: SiteSettings = defau
   if (b.cover_image !== undefined) {
     if (b.cover_image === null || (typeof b.cover_image === 'string' && /^[a-f0-9-]{1,64}$/.test(b.cover_image))) out.cover_image = b.cover_image;
     else problems.push(msg('errors.settings.cover_image'));
+  }
+  if (b.challenges !== undefined) {
+    const challenges = parseChallenges(b.challenges, problems);
+    if (challenges) out.challenges = challenges;
   }
   Object.assign(out, parseControls(b, problems), parseLook(b, problems));
   Object.assign(out, parseFaceSettings(b, typeof out.time_zone === 'string' ? out.time_zone : previous.time_zone, problems));

@@ -40,6 +40,14 @@ export function uploaderNameField(fields: FormFields): string | null {
   return r.name;
 }
 
+/** The optional challenge_id field: one of `known` (the couple's challenges), null when empty; anything else is invalid_input. */
+export function challengeField(fields: FormFields, known: ReadonlySet<string>): string | null {
+  const id = fields.challenge_id?.trim();
+  if (!id) return null;
+  if (!known.has(id)) throw invalid('errors.uploads.unknown_challenge', undefined, { field: 'challenge_id' });
+  return id;
+}
+
 export function uploadKey(uploadId: string | undefined, sessionId: string, filename: string, totalSize: number): string {
   return uploadId ? `id:${uploadId}` : `name:${sessionId}\u0000${filename}\u0000${totalSize}`;
 }
@@ -48,8 +56,8 @@ export function uploadKey(uploadId: string | undefined, sessionId: string, filen
 export const hasChunkFields = (f: FormFields) =>
   ['chunk_start', 'chunk_end', 'total_size', 'filename', 'session_id'].every((k) => f[k] !== undefined);
 
-/** Validates a chunk's fields; a total over `maxUploadBytes` is too_large. */
-export function parseChunkFields(fields: FormFields, maxUploadBytes: number): ChunkFields {
+/** Validates a chunk's fields; a total over `maxUploadBytes` is too_large; a challenge_id must be one of `challenges`. */
+export function parseChunkFields(fields: FormFields, maxUploadBytes: number, challenges: ReadonlySet<string> = new Set()): ChunkFields {
   const chunkStart = wholeNumber(fields, 'chunk_start');
   const chunkEnd = wholeNumber(fields, 'chunk_end');
   const totalSize = wholeNumber(fields, 'total_size');
@@ -62,6 +70,7 @@ export function parseChunkFields(fields: FormFields, maxUploadBytes: number): Ch
   const last = fields.is_last_chunk?.trim().toLowerCase();
   if (last !== undefined && last !== 'true' && last !== 'false') throw invalid('errors.uploads.is_last_chunk');
   uploaderNameField(fields); // a bad name is refused before any of the chunk is written
+  challengeField(fields, challenges);
 
   if (totalSize === 0) throw invalid('errors.uploads.total_size_zero');
   if (totalSize > maxUploadBytes) throw tooLarge('errors.uploads.file_too_large', { limit: `${+(maxUploadBytes / 1024 ** 3).toFixed(2)} GB` });

@@ -7,7 +7,7 @@ import type { UploadRow } from '../db/schema.js';
 import { AppError, conflict, invalid, tooLarge, unsupportedType, type ErrorCode } from '../errors.js';
 import type { StorageGuard } from '../storage/storage.js';
 import { admitNewUpload } from './admission.js';
-import { hasChunkFields, parseChunkFields, uploaderNameField, type ChunkFields } from './chunk-fields.js';
+import { challengeField, hasChunkFields, parseChunkFields, uploaderNameField, type ChunkFields } from './chunk-fields.js';
 import { FileSink, pourIntoNewFile } from './file-sink.js';
 import { KeyLock } from './key-lock.js';
 import { PartialUploads, type HashState } from './partial-uploads.js';
@@ -71,8 +71,8 @@ export class ChunkedUploads {
     return this.partials.flush();
   }
 
-  /** One chunk's form: its fields and the chunk's bytes as the file part. */
-  async receive(readForm: ReadForm, guestId: string | null = null, clientAddress = ''): Promise<ChunkOutcome> {
+  /** One chunk's form: its fields and the chunk's bytes as the file part; `challenges`: the ids a challenge_id may name. */
+  async receive(readForm: ReadForm, guestId: string | null = null, clientAddress = '', challenges: ReadonlySet<string> = new Set()): Promise<ChunkOutcome> {
     const max = this.d.maxUploadBytes;
     let direct: { fields: ChunkFields; release: () => void } | undefined;
     let spool: string | undefined;
@@ -80,7 +80,7 @@ export class ChunkedUploads {
       const { fields, sawFile } = await readForm(async (file, _name, before, body) => {
         if (hasChunkFields(before)) {
           // Fields first (what our client sends): write the bytes straight into place.
-          const f = parseChunkFields(before, max);
+          const f = parseChunkFields(before, max, challenges);
           direct = { fields: f, release: await this.locks.acquire(f.key) };
           await this.apply(f, file, clientAddress, body);
         } else {
@@ -90,9 +90,9 @@ export class ChunkedUploads {
         }
       });
       if (!sawFile) throw invalid('errors.uploads.no_chunk_file');
-      const f = direct?.fields ?? parseChunkFields(fields, max);
+      const f = direct?.fields ?? parseChunkFields(fields, max, challenges);
       // Every field of the form, those after the file included: the name sent with the last chunk counts.
-      const uploader: Uploader = { guestId, name: uploaderNameField(fields) };
+      const uploader: Uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges) };
       // is_last_chunk may arrive after the file part; it only matters now.
       const last = fields.is_last_chunk?.trim().toLowerCase();
       if (last === 'true' && f.chunkEnd !== f.totalSize) {

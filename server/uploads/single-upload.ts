@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { invalid, tooLarge } from '../errors.js';
-import { uploaderNameField } from './chunk-fields.js';
+import { challengeField, uploaderNameField } from './chunk-fields.js';
 import { pourIntoNewFile, type FileSink } from './file-sink.js';
 import { cleanFilename, newId, type StoredUpload, type UploadStore } from './store.js';
 import type { ReadForm } from './streams.js';
@@ -26,7 +26,12 @@ export interface SingleUploadDeps {
 }
 
 /** One form carries the whole file: it is streamed to disk, sniffed and hashed on the way. */
-export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadForm, guestId: string | null = null): Promise<StoredUpload> {
+export async function receiveSingleUpload(
+  d: SingleUploadDeps,
+  readForm: ReadForm,
+  guestId: string | null = null,
+  challenges: ReadonlySet<string> = new Set(),
+): Promise<StoredUpload> {
   const tempPath = path.join(d.incoming, `${newId()}.upload`);
   let sink: FileSink | undefined;
   let clientName = '';
@@ -38,7 +43,7 @@ export async function receiveSingleUpload(d: SingleUploadDeps, readForm: ReadFor
     });
     if (!sawFile || !sink) throw invalid('errors.uploads.no_file');
     if (sink.seen === 0) throw invalid('errors.uploads.empty');
-    const uploader = { guestId, name: uploaderNameField(fields) };
+    const uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges) };
     const sessionId = (fields.session_id ?? '').slice(0, 200);
     return await d.store.store({
       tempPath,

@@ -36,10 +36,11 @@ export interface ReceivedFile {
   uploadId?: string;
 }
 
-/** Who sent a file: the guest's cookie id and the name they gave (null: anonymous). */
+/** Who sent a file: the guest's cookie id and the name they gave (null: anonymous), and the challenge they picked. */
 export interface Uploader {
   guestId: string | null;
   name: string | null;
+  challengeId?: string | null;
 }
 
 /** Unguessable ids for photos and uploads (16 random bytes). */
@@ -87,6 +88,7 @@ function newPhotoRow(p: { id: string; storedPath: string; type: SniffedType; siz
     approved_at: null,
     uploader_name: p.uploader.name,
     guest_id: p.uploader.guestId,
+    challenge_id: p.uploader.challengeId ?? null,
   };
 }
 

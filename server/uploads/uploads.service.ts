@@ -7,7 +7,7 @@ import { cleanUploaderName } from '../../common/rules.js';
 import { recordActivity } from '../activity/activity.repo.js';
 import { isDatabaseUnavailable } from '../db/writer.js';
 import { AppError, invalid } from '../errors.js';
-import { durableStorage } from '../storage/durable.js';
+import { durableStorage, type Durable } from '../storage/durable.js';
 import type { StorageGuard } from '../storage/storage.js';
 import { uploadKey } from './chunk-fields.js';
 import { ChunkedUploads, type ChunkOutcome, type UploadProgress } from './chunked-upload.js';
@@ -21,12 +21,14 @@ export interface UploadsDeps {
   config: Config;
   paths: DataPaths;
   db: Kysely<DB>;
-  /** The uploads switch of the settings (CONTRACT "Running"). */
-  settings: { uploadsEnabled(): Promise<boolean> };
+  /** The uploads switch of the settings (CONTRACT "Running") and the photo challenges a file may name. */
+  settings: { uploadsEnabled(): Promise<boolean>; challengeIds(): Promise<ReadonlySet<string>> };
   /** Each new photo is queued for metadata and derivatives. */
   processing: Enqueue;
   /** STORAGE_LIMIT_GB, MIN_FREE_MB and a full disk. */
   storage: StorageGuard;
+  /** The syncs a stored answer waits for; shared with the guestbook when given. */
+  durable?: Durable;
 }
 
 /** Which upload a client asks about: its upload_id, else session, file name and size (raw text). */
@@ -51,7 +53,7 @@ export class UploadsService {
 
   constructor(private readonly d: UploadsDeps) {
     const repo = (this.repo = new UploadsRepo(d.db));
-    this.store = new UploadStore({ paths: d.paths, db: d.db, repo, processing: d.processing, durable: durableStorage(d.paths) });
+    this.store = new UploadStore({ paths: d.paths, db: d.db, repo, processing: d.processing, durable: d.durable ?? durableStorage(d.paths) });
     this.chunked = new ChunkedUploads({ paths: d.paths, maxUploadBytes: d.config.maxUploadBytes, repo, store: this.store, storage: d.storage });
   }
 
@@ -61,9 +63,9 @@ export class UploadsService {
   }
 
   /** A whole file in one form (fields: session_id, optional uploader_name; the file part), sent by guest `guestId`. */
-  receiveFile(readForm: ReadForm, guestId: string | null = null): Promise<StoredUpload> {
+  async receiveFile(readForm: ReadForm, guestId: string | null = null): Promise<StoredUpload> {
     const deps = { incoming: this.d.paths.incoming, maxUploadBytes: this.d.config.maxUploadBytes, store: this.store };
-    return receiveSingleUpload(deps, readForm, guestId).catch(this.asFailure);
+    return receiveSingleUpload(deps, readForm, guestId, await this.d.settings.challengeIds()).catch(this.asFailure);
   }
 
   /** Before a whole file of about `bytes` is read: storage_full when it cannot fit (nothing is read or kept). */
@@ -83,8 +85,8 @@ export class UploadsService {
   };
 
   /** One chunk of a resumable upload; the photo made by the last one is recorded as guest `guestId`'s. */
-  receiveChunk(readForm: ReadForm, guestId: string | null = null, clientAddress = ''): Promise<ChunkOutcome> {
-    return this.chunked.receive(readForm, guestId, clientAddress).catch(this.asFailure);
+  async receiveChunk(readForm: ReadForm, guestId: string | null = null, clientAddress = ''): Promise<ChunkOutcome> {
+    return this.chunked.receive(readForm, guestId, clientAddress, await this.d.settings.challengeIds()).catch(this.asFailure);
   }
 
   /** How much of an upload the server holds, so a client can resume; an upload whose bytes all arrived is stored first. */

@@ -49,6 +49,8 @@ export function dashboard(role: RoleName, over: StatsOverride = {}, photos: Admi
       uploads_this_week: 5,
       storage_used: 1_610_612_736,
       storage_limit: 10 * 1024 ** 3,
+      pending_guestbook: 0,
+      total_guestbook: 0,
       ...(admin ? { total_users: 4, active_users: 3, admin_users: 1, family_users: 2 } : {}),
       ...over,
     } as DashboardStats,
@@ -68,6 +70,7 @@ export function dashboard(role: RoleName, over: StatsOverride = {}, photos: Admi
     ],
     recent_photos: photos,
     top_contributors: [],
+    challenge_counts: [],
     user_permissions: permsFor(role),
     missing_tools: [],
   };
@@ -105,6 +108,7 @@ export function galleryItem(i: number, p: Partial<GalleryItem> = {}): GalleryIte
     hearts: 0,
     hearted: false,
     highlighted: false,
+    challenge: null,
     ...p,
   };
 }

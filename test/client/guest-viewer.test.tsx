@@ -28,6 +28,7 @@ const photo: GalleryItem = {
   hearts: 0,
   hearted: false,
   highlighted: false,
+  challenge: null,
 };
 const clip: GalleryItem = {
   ...photo,

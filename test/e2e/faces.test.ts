@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newPage, screenshot, ServerProcess, uiLogin } from '../helpers/browser.js';
+import { FAKE_MEDIA, launchBrowser, newPage, screenshot, ServerProcess, uiLogin } from '../helpers/browser.js';
 import { faceless, GROUP_PHOTOS, selfieFrom, SELFIE_LOOKS } from '../helpers/faces.js';
 import { TestClient } from '../helpers/server.js';
 import { FACE_IN_PHOTO_1, uploadVisible } from '../server/faces-helpers.js';
@@ -125,7 +125,7 @@ test('a guest picks a selfie and sees only the photos they are in; clears the fi
 });
 
 test('the front camera takes the selfie (fake camera: its picture has no face, said in plain words)', async () => {
-  const camera = await launchBrowser(['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']);
+  const camera = await launchBrowser(FAKE_MEDIA);
   try {
     const { page, errors } = await patientPage(camera);
     await page.goto(srv.url + '/gallery');

@@ -10,7 +10,10 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 export const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 
-/** `extraArgs`: more Chromium switches, such as the fake camera's. */
+/** Chromium's own microphone and camera (a beep and a test pattern), granted without asking. */
+export const FAKE_MEDIA = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream'];
+
+/** `extraArgs`: more Chromium switches, such as FAKE_MEDIA. */
 export async function launchBrowser(extraArgs: string[] = []): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,

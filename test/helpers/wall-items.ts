@@ -19,4 +19,5 @@ export const wallItem = (id: string, type = 'image/jpeg'): WallItem => ({
   hearts: 0,
   hearted: false,
   highlighted: false,
+  challenge: null,
 });

@@ -18,6 +18,7 @@ export function AdminHeader() {
   const items = [
     { href: '/dashboard', label: t('admin.nav.dashboard') },
     { href: '/photos', label: t('admin.nav.photos') },
+    { href: '/guestbook', label: t('admin.nav.guestbook') },
     ...(perms.can_manage_users ? [{ href: '/users', label: t('admin.nav.users') }] : []),
     ...(perms.is_admin ? [{ href: '/audit', label: t('admin.nav.audit') }] : []),
     { href: '/security', label: t('admin.nav.security') },

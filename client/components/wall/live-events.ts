@@ -1,9 +1,12 @@
 import type { LiveEventData } from '../../../common/api-types';
-import type { WallItem } from './types';
+import type { GalleryItem, WallMessage } from '../../../common/api-types';
 
 export interface LiveHandlers {
-  visible(item: WallItem): void;
+  visible(item: GalleryItem): void;
   hidden(id: string): void;
+  /** A guestbook message became visible, or was hidden or deleted. */
+  message(m: WallMessage): void;
+  messageHidden(id: string): void;
   /** The couple paused or resumed the wall, or chose what it shows (`source`). */
   wallState(paused: boolean, source?: string): void;
   /** Sent by the server on every (re)connect; `resync` means the replay was incomplete. */
@@ -49,6 +52,8 @@ export class LiveEvents {
     const es = new EventSource(url);
     es.addEventListener('photo-visible', this.onVisible);
     es.addEventListener('photo-hidden', this.onHidden);
+    es.addEventListener('guestbook-visible', this.onMessage);
+    es.addEventListener('guestbook-hidden', this.onMessageHidden);
     es.addEventListener('wall-state', this.onWallState);
     es.addEventListener('ready', this.onReady);
     es.addEventListener('error', this.onError);
@@ -61,6 +66,8 @@ export class LiveEvents {
     if (!es) return;
     es.removeEventListener('photo-visible', this.onVisible);
     es.removeEventListener('photo-hidden', this.onHidden);
+    es.removeEventListener('guestbook-visible', this.onMessage);
+    es.removeEventListener('guestbook-hidden', this.onMessageHidden);
     es.removeEventListener('wall-state', this.onWallState);
     es.removeEventListener('ready', this.onReady);
     es.removeEventListener('error', this.onError);
@@ -86,6 +93,16 @@ export class LiveEvents {
   private onHidden = (e: Event) => {
     const d = this.data(e) as Partial<LiveEventData['photo-hidden']> | null;
     if (d && typeof d.id === 'string') this.handlers.hidden(d.id);
+  };
+
+  private onMessage = (e: Event) => {
+    const m = this.data(e) as LiveEventData['guestbook-visible'] | null;
+    if (m && typeof m.id === 'string' && typeof m.message === 'string') this.handlers.message(m);
+  };
+
+  private onMessageHidden = (e: Event) => {
+    const d = this.data(e) as Partial<LiveEventData['guestbook-hidden']> | null;
+    if (d && typeof d.id === 'string') this.handlers.messageHidden(d.id);
   };
 
   private onWallState = (e: Event) => {

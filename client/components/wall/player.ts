@@ -1,5 +1,5 @@
 import { Rotation } from './rotation';
-import { isVideo, type WallItem } from './types';
+import { isMessage, isVideo, type WallItem } from './types';
 
 export interface Slide {
   /** New for every showing, so React makes fresh elements (and a video starts over). */
@@ -183,7 +183,15 @@ export class WallPlayer {
     this.set({ current, previous: outgoing, shown: this.state.shown + (item ? 1 : 0), empty: this.rotation.size === 0 });
     clearTimeout(this.fadeTimer);
     this.fadeTimer = setTimeout(() => this.set({ ...this.state, previous: null }), this.opts.fadeMs);
-    if (item) this.schedule(this.slideMs(isVideo(item) ? this.opts.videoMaxMs : this.opts.intervalMs));
+    if (item) this.schedule(this.slideMs(this.upFor(item)));
+  }
+
+  /** A photo's interval; a video until it ends (capped); a message long enough to read, at most three intervals. */
+  private upFor(item: WallItem): number {
+    if (isVideo(item)) return this.opts.videoMaxMs;
+    if (!isMessage(item)) return this.opts.intervalMs;
+    const reading = this.opts.intervalMs + Math.max(0, item.message.length - 120) * 40;
+    return Math.min(reading, 3 * this.opts.intervalMs);
   }
 
   private set(next: WallState): void {

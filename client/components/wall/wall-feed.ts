@@ -1,7 +1,7 @@
 import { LiveEvents } from './live-events';
 import type { WallPlayer } from './player';
-import type { WallItem } from './types';
-import { loadVisible } from './wall-api';
+import { isMessage, messageItem, messageSlideId, type WallItem } from './types';
+import { loadWall } from './wall-api';
 
 type Change = { add: WallItem } | { remove: string };
 
@@ -20,7 +20,8 @@ export interface FeedOptions {
 }
 
 /**
- * Feeds the player: the list from GET /api/photos, then changes from GET /api/events. The first
+ * Feeds the player: the list from GET /api/photos and GET /api/guestbook (messages are slides
+ * of their own between the photos), then changes from GET /api/events. The first
  * load waits for the stream's `ready`, so nothing falls between the two; changes arriving during
  * any load are applied after it, so the list cannot undo them.
  */
@@ -45,6 +46,8 @@ export class WallFeed {
     this.live = new LiveEvents('/api/events', {
       visible: (item) => this.handle({ add: item }),
       hidden: (id) => this.handle({ remove: id }),
+      message: (m) => this.handle({ add: messageItem(m) }),
+      messageHidden: (id) => this.handle({ remove: messageSlideId(id) }),
       wallState: (paused, source) => {
         this.opts.onWallState?.(paused);
         // All photos or only the highlights: the server's list follows the setting, so load it again.
@@ -82,7 +85,7 @@ export class WallFeed {
   reload(): Promise<void> {
     if (this.loading) return this.loading;
     this.buffered = [];
-    this.loading = loadVisible(this.opts.max)
+    this.loading = loadWall(this.opts.max)
       .then((items) => {
         if (this.stopped) return;
         this.player.setItems(items);
@@ -108,7 +111,7 @@ export class WallFeed {
     if ('remove' in c) {
       this.waiting.delete(c.remove);
       this.player.remove(c.remove);
-    } else if (c.add.backblaze_url) {
+    } else if (isMessage(c.add) || c.add.backblaze_url) {
       this.waiting.delete(c.add.id);
       this.player.add(c.add);
     } else if (this.waiting.size < 100) {

@@ -5,6 +5,7 @@ import { AdminShell } from '../../components/admin/AdminShell';
 import { LoginPage } from './LoginPage';
 import { DashboardPage } from './DashboardPage';
 import { PhotosPage } from './PhotosPage';
+import { GuestbookAdminPage } from './GuestbookAdminPage';
 import { UsersPage } from './UsersPage';
 import { SettingsPage } from './SettingsPage';
 import { QrPage } from './QrPage';
@@ -20,6 +21,7 @@ export default function AdminApp() {
       <Route path="/login" component={LoginPage} />
       <Route path="/dashboard">{shell(<DashboardPage />)}</Route>
       <Route path="/photos">{shell(<PhotosPage />)}</Route>
+      <Route path="/guestbook">{shell(<GuestbookAdminPage />)}</Route>
       <Route path="/users">{shell(<UsersPage />)}</Route>
       <Route path="/settings">{shell(<SettingsPage />)}</Route>
       <Route path="/qr">{shell(<QrPage />)}</Route>
