@@ -1,3 +1,4 @@
+import '../../shared-chunk';
 import { useSignals } from '@preact/signals-react/runtime';
 import { lazy, Suspense, useEffect, useState, type FormEvent } from 'react';
 import type { GuestbookEntry, MyGuestbookEntry } from '../../../common/api-types';

@@ -1,3 +1,4 @@
+import '../../shared-chunk';
 import Mic from 'lucide-react/icons/mic';
 import Square from 'lucide-react/icons/square';
 import { useEffect, useRef, useState } from 'react';
