@@ -1,3 +1,4 @@
+import { GUEST_PART, PARTS, SERVER_PART } from '../../common/languages.js';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -39,6 +40,7 @@ after(async () => {
 
 const others = () => langs.filter((l) => l.code !== 'en');
 const page = (url: string, headers: Record<string, string> = {}) => fetch(srv.url + url, { headers, redirect: 'manual' });
+const escapeHtml = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const htmlTag = (html: string) => /<html[^>]*>/.exec(html)?.[0];
 
 test('every page comes in its language: <html lang dir>, the title, and the language file preloaded', async () => {
@@ -47,8 +49,12 @@ test('every page comes in its language: <html lang dir>, the title, and the lang
     for (const p of ['/', '/live', '/gallery', '/admin/login']) {
       const r = await page(`${p}?lang=${l.code}`);
       const html = await r.text();
-      assert.equal(htmlTag(html), `<html lang="${l.code}" dir="${l.dir}">`, `${l.code} ${p}`);
-      assert.ok(html.includes(`<title>${l.text('app.title')}</title>`), `${l.code} ${p} title`);
+      // The theme rides on the same tag (data-theme); the language and direction are what count here.
+      assert.match(htmlTag(html) ?? '', new RegExp(`^<html lang="${l.code}" dir="${l.dir}"( data-theme="[a-z]+")?>$`), `${l.code} ${p}`);
+      // The title names the couple ("Emma and James's wedding") in the page's language.
+      const [before, after] = l.text('app.title_couple', { names: '\u0000' }).split('\u0000');
+      const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? '';
+      assert.ok(title.startsWith(escapeHtml(before)) && title.endsWith(escapeHtml(after)) && title.length > before.length + after.length, `${l.code} ${p} title: ${title}`);
       const preloads = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)">/g)].map((m) => m[1]);
       if (l.code === 'en') assert.deepEqual(preloads, [], 'English is in the bundle');
       else {
@@ -157,7 +163,9 @@ test('each language is a file of its own per catalogue part, at most 10 KB gzip,
   const m = measureBundles(ROOT, path.join(built.dir, 'dist'));
   for (const l of others()) {
     const files = m.languages.filter((f) => f.lang === l.code);
-    assert.deepEqual(files.map((f) => f.part).sort(), ['admin', 'guest'], l.code);
+    // One file per part the browser loads: the guest pages', the admin panel's, each lazy feature's.
+    const parts = [...new Set([GUEST_PART, ...Object.values(PARTS).filter((part) => part !== SERVER_PART)])].sort();
+    assert.deepEqual(files.map((f) => f.part).sort(), parts, l.code);
     for (const f of files) assert.ok(f.gzip > 0 && f.gzip <= LANGUAGE_LIMIT_BYTES, `${f.file}: ${f.gzip} bytes gzip`);
   }
   assert.ok(!m.guestFiles.some((f) => f.includes('locale-')), 'English pages load no language file');
