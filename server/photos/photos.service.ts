@@ -205,7 +205,6 @@ export class PhotosService {
     const [changed] = await this.repo.setVisibleMany([row.id], visible, new Date().toISOString());
     if (changed) await this.announce([changed], visible, userName(user));
     return this.adminPhoto(changed ?? (await this.get(id)));
-    return this.adminPhoto(changed ?? (await this.get(id)));
   }
 
   async toggle(id: string, user: AuthUser): Promise<AdminPhoto> {
@@ -288,13 +287,11 @@ export class PhotosService {
     if (isVideo(row)) throw invalid('errors.photos.video_rotate');
     await this.deps.processing.rotate(row.id, degrees);
     return this.adminPhoto(await this.get(id));
-    return this.adminPhoto(await this.get(id));
   }
 
   async regenerate(id: string): Promise<AdminPhoto> {
     const row = await this.get(id);
     await this.deps.processing.regenerate(row.id);
-    return this.adminPhoto(await this.get(id));
     return this.adminPhoto(await this.get(id));
   }
 
