@@ -92,8 +92,11 @@ async function until(check: () => boolean, ms = 3000): Promise<void> {
 }
 
 let s: Awaited<ReturnType<typeof startTestServer>>;
+/** The bus listeners of the server's own features (face search, guestbook, notifications), before any stream. */
+let ownListeners = 0;
 before(async () => {
   s = await startTestServer();
+  ownListeners = s.services.bus.listenerCount();
 });
 after(() => s.close());
 
@@ -171,10 +174,8 @@ test('an id from another database asks the client to reload its list', async () 
 });
 
 test('closing the connection unsubscribes from the bus', async () => {
-  // The server's own features (the face search, the guestbook, notifications) listen too: count streams above them.
-  await new Promise((r) => setTimeout(r, 300)); // earlier tests' streams finish closing
-  const base = s.services.bus.listenerCount();
-  const streamsOf = () => s.services.bus.listenerCount() - base;
+  const streamsOf = () => s.services.bus.listenerCount() - ownListeners;
+  await until(() => streamsOf() === 0); // earlier tests' streams are gone
   const streams = [await openStream(s.url + '/api/events'), await openStream(s.url + '/api/events')];
   for (const st of streams) await st.next((m) => m.event === 'ready');
   assert.equal(streamsOf(), 2);
