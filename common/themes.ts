@@ -195,7 +195,19 @@ export function paletteWith(theme: Theme, accent: string | null): Palette {
   const p = theme.palette;
   if (!accent) return p;
   const toward = theme.dark ? '#ffffff' : '#000000';
-  return { ...p, accentStrong: accent, accentDeep: mix(accent, toward, 0.2), accent: mix(accent, p.bg, 0.2), accentSoft: mix(accent, p.bg, 0.9) };
+  return { ...p, accentStrong: accent, accentDeep: mix(accent, toward, 0.2), accent: mix(accent, p.bg, 0.2), accentSoft: softTint(p, accent) };
+}
+
+/**
+ * The accent's pale tint for surfaces: 90% page colour, paler where a text colour would not read
+ * on it (a dark accent's tint is darker; darkening the accent itself would only make that worse).
+ */
+function softTint(p: Palette, accent: string): string {
+  for (const share of [0.9, 0.92, 0.94, 0.96, 0.98]) {
+    const tint = mix(accent, p.bg, share);
+    if (TEXTS.every((f) => contrast(f === 'accentStrong' ? accent : p[f], tint) >= AA_TEXT)) return tint;
+  }
+  return p.bg;
 }
 
 const fontStack = (f: FontFace) => `'${f.family}', ${f.fallback}`;
