@@ -17,7 +17,22 @@ const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;')
  * the wall and the QR sign's page get the wedding's theme as custom properties and its fonts'
  * stylesheet; the admin panel keeps the default look (its QR sign and preview theme themselves).
  */
-function lookTags(path: string, s: WeddingSettings | undefined): { head: string; theme: string; color: string } {
+type LookTags = { head: string; theme: string; color: string };
+/** Made once per look (theme, accent, kind of page), not once per page served: the accent's contrast search is not free. */
+const lookCache = new Map<string, LookTags>();
+
+function lookTags(path: string, s: WeddingSettings | undefined): LookTags {
+  const kind = path === '/admin/qr' ? 'sign' : path.startsWith('/admin') ? 'admin' : 'guest';
+  const key = `${kind}|${s?.theme ?? ''}|${s?.accent_color ?? ''}`;
+  let tags = lookCache.get(key);
+  if (!tags) {
+    if (lookCache.size > 50) lookCache.clear();
+    lookCache.set(key, (tags = makeLookTags(path, s)));
+  }
+  return tags;
+}
+
+function makeLookTags(path: string, s: WeddingSettings | undefined): LookTags {
   const fonts = themeFonts();
   const admin = path.startsWith('/admin');
   const { theme, accent } = s && !admin ? lookOf(s) : { theme: themeById(DEFAULT_THEME), accent: null };
