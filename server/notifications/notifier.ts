@@ -26,8 +26,8 @@ interface Throttle {
 
 export interface NotifierDeps {
   clock: Clock;
-  /** Hands a message to the channels (Outbox.send). */
-  deliver(m: Message): void;
+  /** Hands a message to the channels (Outbox.send); may tell how many channels took it. */
+  deliver(m: Message): void | number | Promise<number>;
   /** The site's address for links (PUBLIC_URL, else the last address an admin used), or null. */
   siteUrl(): string | null;
   /** "Emma & James", put before each title. */
@@ -85,11 +85,23 @@ export class Notifier {
     });
   }
 
-  /** A tool the site needs could not be started: told once per tool while the server runs. */
+  /**
+   * A tool the site needs could not be started: told once per tool while the server runs. Told
+   * with no channel turned on (at start, before the couple set one up), it is told again the next
+   * time a file needs the tool.
+   */
   toolMissing(tool: string): void {
     if (this.toldTools.has(tool)) return;
     this.toldTools.add(tool);
-    void this.emit('tool_missing', { tool }, '/admin/dashboard');
+    this.emit('tool_missing', { tool }, '/admin/dashboard').then(
+      (channels) => {
+        if (channels === 0) this.toldTools.delete(tool);
+      },
+      (e) => {
+        this.toldTools.delete(tool);
+        log.warn('Could not tell that a tool is missing', e);
+      },
+    );
   }
 
   /** Storage in use against its limit: each threshold is told once as it is passed. */
@@ -143,10 +155,12 @@ export class Notifier {
     }
   }
 
-  private async emit(event: NotifyEvent, params: NotifyParams, path: string | null): Promise<void> {
+  /** Resolves to how many channels took the message (unknown counts as one). */
+  private async emit(event: NotifyEvent, params: NotifyParams, path: string | null): Promise<number> {
     const lang = this.d.language?.() ?? 'en';
     const { title, text } = notifyText(event, { ...params, couple: await this.d.couple() }, lang);
     const base = this.d.siteUrl();
-    this.d.deliver({ event, title, text, lang, count: params.count ?? null, url: base && path ? base + path : null });
+    const took = await this.d.deliver({ event, title, text, lang, count: params.count ?? null, url: base && path ? base + path : null });
+    return typeof took === 'number' ? took : 1;
   }
 }

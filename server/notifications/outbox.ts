@@ -49,9 +49,9 @@ export class Outbox {
     return l;
   }
 
-  /** Queues `m` for every channel turned on; returns at once. */
-  send(m: Message): void {
-    void this.senders().then(
+  /** Queues `m` for every channel turned on; never waits for a receiver. Resolves to how many channels took it. */
+  send(m: Message): Promise<number> {
+    return this.senders().then(
       (senders) => {
         for (const channel of senders.keys()) {
           const l = this.lane(channel);
@@ -59,8 +59,12 @@ export class Outbox {
           if (l.queue.length > MAX_QUEUED) l.queue.shift();
           this.pump(channel);
         }
+        return senders.size;
       },
-      (e) => log.warn('Could not read the notification settings', e),
+      (e) => {
+        log.warn('Could not read the notification settings', e);
+        return 0;
+      },
     );
   }
 

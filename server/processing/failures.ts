@@ -1,3 +1,4 @@
+import { ToolMissingError } from './tools.js';
 /**
  * A failure of the machine rather than of the file: a tool that could not be started, or one
  * of the conditions below. Such a job is retried later; the file is not marked broken.
@@ -26,6 +27,7 @@ export function isMachineFailure(e: unknown): boolean {
 /** The tool (ffmpeg, ffprobe, heif-convert) that is not installed, when that is why `e` happened; else null. */
 export function missingTool(e: unknown): string | null {
   for (let cur = e, depth = 0; cur instanceof Error && depth < 5; cur = cur.cause, depth++) {
+    if (cur instanceof ToolMissingError) return cur.tool;
     const m = /^(\S+) could not be started: .*\bENOENT\b/.exec(cur.message);
     if (m) return m[1].split('/').pop() ?? m[1];
   }

@@ -25,6 +25,7 @@ test('photos waiting: the first goes out at once, then at most one message per 1
     event: 'photos_waiting',
     title: 'Emma & James: Photos waiting for approval',
     text: '1 photo is waiting for your approval.',
+    lang: 'en',
     count: 1,
     url: 'https://photos.example/admin/photos?mode=queue',
   });
