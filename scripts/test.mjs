@@ -37,6 +37,10 @@ const args = [
   '--test-force-exit', // React in happy-dom leaves MessagePorts open
   `--test-concurrency=${process.env.TEST_CONCURRENCY || 2}`,
   '--test-reporter=spec',
+  '--test-reporter-destination=stdout',
+  // Every test's file and time, for finding what makes a run slow.
+  '--test-reporter=./scripts/test-times.mjs',
+  '--test-reporter-destination=stdout',
   ...files,
 ];
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test' } });
