@@ -1,17 +1,20 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import Images from 'lucide-react/icons/images';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { Link } from 'wouter';
 import type { Stats } from '../../common/api-types';
 import { EMPTY_STATS, fetchStats } from '../api/guest';
 import { Footer } from '../components/Footer';
-import { t } from '../i18n';
+import { t, withTexts } from '../i18n';
 import { GuestNameField } from '../components/guest/GuestNameField';
 import { InsightsCard } from '../components/guest/InsightsCard';
 import { MyUploads } from '../components/guest/MyUploads';
 import { UploadBox } from '../components/guest/UploadBox';
 import { coupleNames, settings } from '../state/settings';
 import { finishedCount, startUploadQueue } from '../state/uploads';
+
+// The couple's photo challenges and their texts load only when the couple set some.
+const ChallengePicker = lazy(() => withTexts(import('../components/challenges/ChallengePicker')).then((m) => ({ default: m.ChallengePicker })));
 
 export function LivePage() {
   useSignals();
@@ -41,6 +44,11 @@ export function LivePage() {
         </header>
 
         <GuestNameField />
+        {stats.challenges.length > 0 && (
+          <Suspense fallback={null}>
+            <ChallengePicker challenges={stats.challenges} />
+          </Suspense>
+        )}
         <UploadBox />
         <MyUploads />
 

@@ -29,3 +29,27 @@ export function setGuestName(value: string): void {
     /* not remembered; still sent while the page is open */
   }
 }
+
+/** Where the picked photo challenge is remembered for this visit (a reload keeps it, a new visit starts without). */
+const CHALLENGE_KEY = 'wedding.challenge';
+
+function readChallenge(): string | null {
+  try {
+    return globalThis.sessionStorage?.getItem(CHALLENGE_KEY) || null;
+  } catch {
+    return null;
+  }
+}
+
+/** The photo challenge the guest picked on the upload page (its id), or null: the files they add next count for it. */
+export const pickedChallenge = signal<string | null>(readChallenge());
+
+export function pickChallenge(id: string | null): void {
+  pickedChallenge.value = id;
+  try {
+    if (id) globalThis.sessionStorage?.setItem(CHALLENGE_KEY, id);
+    else globalThis.sessionStorage?.removeItem(CHALLENGE_KEY);
+  } catch {
+    /* kept while the page is open */
+  }
+}

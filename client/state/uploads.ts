@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-react';
 import { toast } from '../components/ui/toast';
-import { guestName } from './guest';
+import { guestName, pickedChallenge } from './guest';
 import { UploadEngine } from '../uploads/engine';
 import { openUploadStore } from '../uploads/idb-store';
 import { keepUploadsAlive } from '../uploads/keep-alive';
@@ -8,7 +8,9 @@ import type { BoxState, UploadItem } from '../uploads/types';
 import { xhrTransport } from '../uploads/xhr';
 
 /** The page's upload queue: one engine per page load, so one random session_id (SPEC §3). */
-export const uploadEngine = new UploadEngine({ transport: xhrTransport, notify: (n) => toast(n), uploaderName: () => guestName.peek() });
+export const uploadEngine = new UploadEngine({ transport: xhrTransport, notify: (n) => toast(n), uploaderName: () => guestName.peek(),
+  challengeId: () => pickedChallenge.peek(),
+});
 
 export const uploadItems = signal<readonly UploadItem[]>(uploadEngine.items);
 export const uploadBox = signal<BoxState>(uploadEngine.box);

@@ -3,7 +3,7 @@ import { randomHex } from './ids';
 import { QueueKeeper, SENDING } from './keeper';
 import { t } from '../i18n';
 import { isRetryable, MSG, NOT_KEPT, UploadError } from './messages';
-import { type Created, UploadRequests } from './requests';
+import { ChallengeGone, type Created, UploadRequests } from './requests';
 import type { UploadStore } from './store';
 import { Waits } from './waits';
 import type { BoxState, Notice, Timers, Transport, UploadItem } from './types';
@@ -17,6 +17,8 @@ export interface EngineDeps {
   sessionId?: string;
   /** The name the guest gave (read as each request goes out); empty or absent: anonymous. */
   uploaderName?: () => string;
+  /** The photo challenge the guest has picked (read as files are added, and kept with them); null: none. */
+  challengeId?: () => string | null;
 }
 
 export { randomHex };
@@ -40,6 +42,7 @@ export class UploadEngine {
   private readonly randomId: () => string;
   private readonly transport: Transport;
   private readonly uploaderName: () => string;
+  private readonly challengeId: () => string | null;
   private readonly apis = new Map<string, UploadRequests>();
   private readonly keeper: QueueKeeper;
   /** Backoff waits, which wake() ends at once; a wait the server asked for (Retry-After) is not cut short. */
@@ -58,6 +61,7 @@ export class UploadEngine {
     this.sessionId = deps.sessionId ?? this.randomId();
     this.transport = deps.transport;
     this.uploaderName = deps.uploaderName ?? (() => '');
+    this.challengeId = deps.challengeId ?? (() => null);
     this.waits = new Waits(this.timers);
     this.keeper = new QueueKeeper(() => this.notify({ ...NOT_KEPT, variant: 'default' }));
   }
@@ -116,6 +120,7 @@ export class UploadEngine {
   /** Adds files and starts them; refused (false) unless the box is idle (SPEC §4). */
   addFiles(files: readonly File[]): boolean {
     if (this.box !== 'idle' || files.length === 0) return false;
+    const challengeId = this.challengeId();
     const added: UploadItem[] = files.map((file) => ({
       id: this.randomId(),
       file,
@@ -130,6 +135,7 @@ export class UploadEngine {
       duplicateType: null,
       error: null,
       isResumable: false,
+      challengeId,
     }));
     this.items = [...this.items, ...added];
     for (const item of added) this.keeper.add(item);
@@ -223,6 +229,12 @@ export class UploadEngine {
         this.finished(id, created);
         return;
       } catch (err) {
+        if (err instanceof ChallengeGone && this.get(id)?.challengeId) {
+          // The couple removed the challenge while the file was on its way: it goes on without it.
+          this.patch(id, { challengeId: null });
+          if (item.file.size > CHUNK_SIZE) this.resumeFromServer.add(id);
+          continue;
+        }
         const e = err instanceof UploadError ? err : new UploadError({ key: 'upload.error.other', values: { message: err instanceof Error ? err.message : String(err) } });
         const now = this.get(id);
         if (!now) return;
@@ -257,16 +269,16 @@ export class UploadEngine {
     const resume = this.resumeFromServer.has(item.id);
     const chunked = item.file.size > CHUNK_SIZE || (resume && item.isResumable);
     const api = this.api(item.sessionId);
-    if (!chunked) return api.single(item.file, progress);
+    if (!chunked) return api.single(item.file, progress, item.challengeId);
     let from = 0;
     if (resume) {
-      const o = await api.offset(item.file, item.uploadId);
+      const o = await api.offset(item.file, item.uploadId, item.challengeId);
       if (o.created) return o.created;
       from = o.receivedBytes;
       progress(from);
     }
     this.resumeFromServer.delete(item.id);
-    return api.chunks(item.file, item.uploadId, from, progress);
+    return api.chunks(item.file, item.uploadId, from, progress, item.challengeId);
   }
 
   private finished(id: string, created: Created): void {

@@ -51,8 +51,12 @@ function failure(res: TransportResponse): UploadError {
   // A proxy in front of the server answers these without a JSON body.
   if (res.status === 502 || res.status === 503 || res.status === 504) return new UploadError(MSG.unavailable);
   if (errorCode(res) === 'uploads_disabled') return new UploadError(MSG.uploadsOff, true);
+  if (res.status === 400 && parse(res.body)?.field === 'challenge_id') return new ChallengeGone(statusFailed(res.status, failureText(res)));
   return new UploadError(statusFailed(res.status, failureText(res)));
 }
+
+/** The photo challenge picked for the file is no longer one of the couple's (removed meanwhile): the file goes without it. */
+export class ChallengeGone extends UploadError {}
 
 /** SPEC §7: 201 created; 200 + duplicate true skipped; any other 200 is an error. */
 export function readCreation(res: TransportResponse): Created {
@@ -79,9 +83,10 @@ export class UploadRequests {
     private readonly uploaderName: () => string = () => '',
   ) {}
 
-  private addName(form: FormData): void {
+  private addName(form: FormData, challengeId: string | null | undefined): void {
     const name = this.uploaderName().trim();
     if (name) form.append('uploader_name', name);
+    if (challengeId) form.append('challenge_id', challengeId);
   }
 
   /** One request with SPEC's 120 s limit; a missing answer becomes SPEC's network/timeout sentence. */
@@ -103,10 +108,10 @@ export class UploadRequests {
   }
 
   /** Files of 5 MB or less: one POST /api/upload (session_id first, then the file). */
-  async single(file: File, onProgress: (bytes: number) => void): Promise<Created> {
+  async single(file: File, onProgress: (bytes: number) => void, challengeId?: string | null): Promise<Created> {
     const form = new FormData();
     form.append('session_id', this.sessionId);
-    this.addName(form);
+    this.addName(form, challengeId);
     form.append('file', file, file.name);
     const res = await this.send(
       {
@@ -125,10 +130,11 @@ export class UploadRequests {
    * server finished the file but its answer was lost, it says so and the result is returned;
    * when it had every byte but could not store it yet, this call stores it (as this guest's).
    */
-  async offset(file: File, uploadId: string): Promise<{ receivedBytes: number; created?: Created }> {
+  async offset(file: File, uploadId: string, challengeId?: string | null): Promise<{ receivedBytes: number; created?: Created }> {
     const q = new URLSearchParams({ session_id: this.sessionId, filename: file.name, total_size: String(file.size), upload_id: uploadId });
     const name = this.uploaderName().trim();
     if (name) q.set('uploader_name', name);
+    if (challengeId) q.set('challenge_id', challengeId);
     const res = await this.send({ method: 'GET', url: `/api/upload-chunk/offset?${q}` }, 'chunk');
     if (res.status !== 200) throw failure(res);
     const data = parse(res.body);
@@ -144,7 +150,7 @@ export class UploadRequests {
    * POST /api/upload-chunk from `from` to the end, 5 MiB at a time (chunk_end exclusive). The form
    * fields go before the file part so the server can stream the chunk straight into place.
    */
-  async chunks(file: File, uploadId: string, from: number, onProgress: (bytes: number) => void): Promise<Created> {
+  async chunks(file: File, uploadId: string, from: number, onProgress: (bytes: number) => void, challengeId?: string | null): Promise<Created> {
     const total = file.size;
     // The server holds every byte but has not said the file is stored (an older server, or a race
     // with its store): its last byte again asks for the answer a last chunk gets.
@@ -162,7 +168,7 @@ export class UploadRequests {
       form.append('chunk_start', String(start));
       form.append('chunk_end', String(end));
       form.append('is_last_chunk', String(last));
-      this.addName(form);
+      this.addName(form, challengeId);
       form.append('file', file.slice(start, end), file.name);
       const res = await this.send(
         {

@@ -25,6 +25,8 @@ export interface UploadItem {
   /** `error` as a catalogue message, so it shows in whatever language the page switches to. */
   readonly errorText?: Message | null;
   readonly isResumable: boolean;
+  /** The photo challenge the guest picked when adding the file (sent as challenge_id), or none. */
+  readonly challengeId?: string | null;
 }
 
 export interface TransportRequest {

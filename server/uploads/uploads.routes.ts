@@ -70,6 +70,7 @@ export function uploadsRouter(uploads: UploadsService, limits: { maxUploadBytes:
       totalSize: str('total_size'),
       guestId: guestIdOf(req) ?? null,
       uploaderName: str('uploader_name') || undefined,
+      challengeId: str('challenge_id') || undefined,
     });
     res.json({ success: true, ...progress });
   });

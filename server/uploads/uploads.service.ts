@@ -40,6 +40,8 @@ export interface OffsetQuery {
   /** Who asks (the guest cookie, the name given): an upload stored by this call is theirs. */
   guestId: string | null;
   uploaderName?: string;
+  /** The photo challenge the guest picked; one no longer set is left out (the file is stored without it). */
+  challengeId?: string;
 }
 
 /** Seconds a phone waits before trying again when the database could not take its photo. */
@@ -95,7 +97,8 @@ export class UploadsService {
       throw invalid('errors.uploads.offset_fields');
     }
     const name = cleanUploaderName(q.uploaderName);
-    const asker = { guestId: q.guestId, name: 'name' in name ? name.name : null };
+    const challengeId = q.challengeId && (await this.d.settings.challengeIds()).has(q.challengeId) ? q.challengeId : null;
+    const asker = { guestId: q.guestId, name: 'name' in name ? name.name : null, challengeId };
     const key = uploadKey(q.uploadId, q.sessionId, cleanFilename(q.filename), Number(q.totalSize));
     return this.chunked.offset(key, asker).catch(this.asFailure);
   }

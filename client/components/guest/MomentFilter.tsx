@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
+import Trophy from 'lucide-react/icons/trophy';
 import { useEffect, useState } from 'react';
-import { fetchPhotos } from '../../api/guest';
+import { fetchPhotos, fetchStats } from '../../api/guest';
 import { t } from '../../i18n';
 import { settings } from '../../state/settings';
 
@@ -8,15 +9,32 @@ import { settings } from '../../state/settings';
 export interface Choice {
   label: string;
   value: string;
+  /** A photo challenge of the couple's (shown with a trophy, its description as the tooltip). */
+  challenge?: { description: string };
 }
 
 /**
  * "Most loved", then the couple's highlights and the schedule's moments (items with times, their
- * title in the page's language) when they have at least one visible photo. Settings are loaded by the app.
+ * title in the page's language) when they have at least one visible photo, then the photo
+ * challenges that have photos (one stats request counts them all). Settings are loaded by the app.
  */
 export function useGalleryChoices(): Choice[] {
   useSignals();
   const [found, setFound] = useState<string[]>([]);
+  const [challenges, setChallenges] = useState<Choice[]>([]);
+  const challengeKey = (settings.value?.challenges ?? []).map((c) => c.id).join(' ');
+  useEffect(() => {
+    if (!challengeKey) return setChallenges([]);
+    let live = true;
+    void fetchStats().then((s) => {
+      if (!live) return;
+      const withPhotos = s.challenges.filter((c) => c.count > 0);
+      setChallenges(withPhotos.map((c) => ({ label: c.title, value: 'challenge=' + encodeURIComponent(c.id), challenge: { description: c.description } })));
+    });
+    return () => {
+      live = false;
+    };
+  }, [challengeKey]);
   const moments = (settings.value?.schedule ?? []).filter((i) => i.starts_at && i.ends_at);
   const probed = [
     { label: t('gallery.highlights'), value: 'highlights=true' },
@@ -32,21 +50,29 @@ export function useGalleryChoices(): Choice[] {
       live = false;
     };
   }, [key]);
-  return [{ label: t('gallery.most_loved'), value: 'sort=loved' }, ...probed.filter((m) => found.includes(m.value))];
+  return [{ label: t('gallery.most_loved'), value: 'sort=loved' }, ...probed.filter((m) => found.includes(m.value)), ...challenges];
 }
 
 /** "All" and one button per choice; the chosen one is pressed. */
 export function MomentFilter({ choices, value, onChange }: { choices: Choice[]; value: string | null; onChange(m: string | null): void }) {
   if (!choices.length) return null;
-  const choice = (label: string, m: string | null) => (
-    <button key={m ?? ''} type="button" className={`btn btn-sm ${value === m ? '' : 'btn-outline'}`} aria-pressed={value === m} onClick={() => onChange(m)}>
-      {label}
+  const choice = (label: string, m: string | null, challenge?: Choice['challenge']) => (
+    <button
+      key={m ?? ''}
+      type="button"
+      className={`btn btn-sm ${value === m ? '' : 'btn-outline'}`}
+      aria-pressed={value === m}
+      title={challenge?.description || undefined}
+      onClick={() => onChange(m)}
+    >
+      {challenge && <Trophy aria-hidden="true" size={14} />}
+      <span dir="auto">{label}</span>
     </button>
   );
   return (
     <div className="moment-filter" role="group" aria-label={t('gallery.moments_label')}>
       {choice(t('gallery.moments_all'), null)}
-      {choices.map((m) => choice(m.label, m.value))}
+      {choices.map((m) => choice(m.label, m.value, m.challenge))}
     </div>
   );
 }

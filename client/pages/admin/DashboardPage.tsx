@@ -16,6 +16,7 @@ import { CameraPie } from '../../components/admin/CameraPie';
 import { RecentActivity } from '../../components/admin/RecentActivity';
 import { TopContributors } from '../../components/admin/TopContributors';
 import { deletePhotoConfirm, RecentPhotos } from '../../components/admin/RecentPhotos';
+import { ChallengeCounts } from '../../components/admin/ChallengeCounts';
 import { ExportButtons } from '../../components/admin/ExportButtons';
 import { DayStatus } from '../../components/admin/WallPauseButton';
 import { t } from '../../components/admin/t';
@@ -160,6 +161,8 @@ export function DashboardPage() {
           <CameraPie data={data.chart_data.camera_stats} />
         </section>
       </div>
+
+      <ChallengeCounts items={data.challenge_counts} />
 
       <div className="dashboard-lists">
         <section className="card">

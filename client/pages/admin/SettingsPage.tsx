@@ -7,6 +7,7 @@ import { handleUnauthorized } from '../../state/admin';
 import { settingsSaved } from '../../state/settings';
 import { toast } from '../../components/ui/toast';
 import { ErrorCard } from '../../components/admin/AdminShell';
+import { ChallengesEditor } from '../../components/admin/ChallengesEditor';
 import { DayControls } from '../../components/admin/DayControls';
 import { LookSettings } from '../../components/admin/LookSettings';
 import { MomentTimes } from '../../components/admin/MomentTimes';
@@ -200,6 +201,7 @@ export function SettingsPage() {
           </button>
         )}
       </section>
+      <ChallengesEditor value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
       <TranslationsEditor value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
       <TwoStepSetting value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
       <NotifySettingsSection value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
