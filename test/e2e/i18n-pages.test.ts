@@ -31,10 +31,13 @@ before(async () => {
   codes = cats.map((c) => ({ code: c.lang, dir: c.lang === 'ar' || c.lang === 'he' ? 'rtl' : 'ltr' }));
   const en = cats.find((c) => c.lang === 'en')!;
   liveEnglish = en.entries
-    .filter((e) => /^(live|upload\.(box|name|mine)|app\.footer)\./.test(e.key) && !e.text.includes('{') && e.text.split(' ').length >= 3)
+    .filter((e) => /^(live|challenges|upload\.(box|name|mine)|app\.footer)\./.test(e.key) && !e.text.includes('{') && e.text.split(' ').length >= 3)
     .map((e) => e.text);
   // Photos for the gallery.
   const admin = await adminClient(srv.url);
+  // Photo challenges, so /live shows their picker (and its texts) in every language.
+  const challenges = [{ title: 'A photo with the oldest guest', description: 'Whoever has the most birthdays behind them.' }, { title: 'The first dance' }];
+  assert.equal((await admin.put('/admin/api/settings', { challenges })).status, 200);
   for (const f of ['Canon_40D.jpg', 'Nikon_D70.jpg']) await admin.post(`/admin/api/photos/${await guestUpload(srv.url, sample(f))}/approve`);
 });
 after(async () => {
@@ -63,6 +66,7 @@ test('no English on /live in another language: first paint, every text, the swit
     await firstHeading(page);
     await page.goto(`${srv.url}/live?lang=${code}`);
     await page.locator('h1').waitFor();
+    await page.locator('.challenges-card').waitFor();
     const text = await page.locator('body').innerText();
     const heading = await page.evaluate(() => (window as unknown as { firstH1?: string }).firstH1);
     assert.equal(heading, await page.locator('h1').innerText(), `${code}: the first heading shown is already this language's`);
@@ -139,6 +143,7 @@ test('right to left at 360 px: the pages mirror and nothing overflows or is cut 
       const { page, errors } = await newPage(browser, { width: 360, height: 780 });
       await page.goto(`${srv.url}${p}?lang=${code}`);
       await page.locator('footer').waitFor();
+      if (p === '/live') await page.locator('.challenges-card').waitFor();
       assert.equal(await page.locator('html').getAttribute('dir'), 'rtl');
       const overflow = await page.evaluate(() => {
         const width = document.documentElement.clientWidth;
@@ -197,6 +202,9 @@ test('sizes and counts as each language writes them: a 6 MB photo reads "6,0 MB"
   assert.equal(await countLine('ru'), '2 фотографии и видео от наших гостей');
   assert.equal(await countLine('uk'), '2 фотографії та відео від наших гостей');
   const admin = await adminClient(srv.url);
+  // Photo challenges, so /live shows their picker (and its texts) in every language.
+  const challenges = [{ title: 'A photo with the oldest guest', description: 'Whoever has the most birthdays behind them.' }, { title: 'The first dance' }];
+  assert.equal((await admin.put('/admin/api/settings', { challenges })).status, 200);
   for (const f of ['Fujifilm_FinePix_E500.jpg', 'Panasonic_DMC-FZ30.jpg', 'mobile_jolla.jpg']) await admin.post(`/admin/api/photos/${await guestUpload(srv.url, sample(f))}/approve`);
   assert.equal(await total(), 5);
   assert.equal(await countLine('pl'), '5 zdjęć i filmów od naszych gości');
