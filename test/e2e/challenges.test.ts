@@ -114,6 +114,11 @@ test('the gallery filters by challenge, and the dashboard counts each one', asyn
   await page.getByTestId('gallery-count').getByText('1 photo(s)', { exact: false }).waitFor();
   assert.equal(await galleryTiles(page).count(), 1);
   assert.equal(await filter.getByRole('button', { name: OLDEST }).getAttribute('aria-pressed'), 'true');
+  // The viewer names the challenge the photo answers.
+  await galleryTiles(page).first().locator('.gallery-tile').click();
+  assert.equal(await page.getByTestId('viewer-challenge').innerText(), OLDEST);
+  await page.keyboard.press('Escape');
+  await page.getByRole('dialog').waitFor({ state: 'detached' });
   await filter.getByRole('button', { name: 'All', exact: true }).click();
   await page.getByTestId('gallery-count').getByText('2 photo(s)', { exact: false }).waitFor();
   assert.deepEqual(errors, []);

@@ -1,4 +1,5 @@
 import '../../shared-chunk';
+import Trophy from 'lucide-react/icons/trophy';
 import X from 'lucide-react/icons/x';
 import { useEffect, useRef, useState } from 'react';
 import type { GalleryItem } from '../../../common/api-types';
@@ -133,6 +134,11 @@ export function MediaViewer({ item, onClose, onHeart, download }: Props) {
         {item.uploader_name && (
           <p className="viewer-shared-by" data-testid="viewer-shared-by">
             {t('viewer.shared_by', { name: item.uploader_name })}
+          </p>
+        )}
+        {item.challenge && (
+          <p className="viewer-challenge" data-testid="viewer-challenge">
+            <Trophy aria-hidden="true" size={16} /> <span dir="auto">{item.challenge}</span>
           </p>
         )}
         <dl className="viewer-details">
