@@ -133,6 +133,8 @@ test('a user sets up authenticator codes with the QR page, gets 10 recovery code
   const secret = (await page.getByTestId('totp-secret').textContent())!.trim();
   await page.getByLabel('The 6-digit code the app shows now').fill(codeAt(secret));
   await page.getByRole('button', { name: 'Confirm' }).click();
+  // The codes appear once the server confirmed the code: wait for the list before reading it.
+  await page.getByTestId('recovery-codes').locator('code').first().waitFor();
   const codes = await page.getByTestId('recovery-codes').locator('code').allTextContents();
   assert.equal(codes.length, 10);
   await page.getByRole('button', { name: 'I have saved them' }).click();
