@@ -8,7 +8,10 @@ import type { BoxState, UploadItem } from '../uploads/types';
 import { xhrTransport } from '../uploads/xhr';
 
 /** The page's upload queue: one engine per page load, so one random session_id (SPEC §3). */
-export const uploadEngine = new UploadEngine({ transport: xhrTransport, notify: (n) => toast(n), uploaderName: () => guestName.peek(),
+export const uploadEngine = new UploadEngine({
+  transport: xhrTransport,
+  notify: (n) => toast(n),
+  uploaderName: () => guestName.peek(),
   challengeId: () => pickedChallenge.peek(),
 });
 

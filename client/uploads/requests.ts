@@ -83,7 +83,8 @@ export class UploadRequests {
     private readonly uploaderName: () => string = () => '',
   ) {}
 
-  private addName(form: FormData, challengeId: string | null | undefined): void {
+  /** The guest's name and the file's photo challenge, when there are any. */
+  private addFields(form: FormData, challengeId: string | null | undefined): void {
     const name = this.uploaderName().trim();
     if (name) form.append('uploader_name', name);
     if (challengeId) form.append('challenge_id', challengeId);
@@ -111,7 +112,7 @@ export class UploadRequests {
   async single(file: File, onProgress: (bytes: number) => void, challengeId?: string | null): Promise<Created> {
     const form = new FormData();
     form.append('session_id', this.sessionId);
-    this.addName(form, challengeId);
+    this.addFields(form, challengeId);
     form.append('file', file, file.name);
     const res = await this.send(
       {
@@ -168,7 +169,7 @@ export class UploadRequests {
       form.append('chunk_start', String(start));
       form.append('chunk_end', String(end));
       form.append('is_last_chunk', String(last));
-      this.addName(form, challengeId);
+      this.addFields(form, challengeId);
       form.append('file', file.slice(start, end), file.name);
       const res = await this.send(
         {

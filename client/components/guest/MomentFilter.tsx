@@ -24,7 +24,10 @@ export function useGalleryChoices(): Choice[] {
   const [challenges, setChallenges] = useState<Choice[]>([]);
   const challengeKey = (settings.value?.challenges ?? []).map((c) => c.id).join(' ');
   useEffect(() => {
-    if (!challengeKey) return setChallenges([]);
+    if (!challengeKey) {
+      setChallenges([]);
+      return;
+    }
     let live = true;
     void fetchStats().then((s) => {
       if (!live) return;
