@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as faceapi from '@vladmandic/face-api/dist/face-api.node-wasm.js';
 import type { Box } from './boxes.js';
+import { detectorOutputs, suppress } from './fused-detector.js';
 
 // The adapter around @vladmandic/face-api on TensorFlow.js' WebAssembly backend: the only file
 // that imports them. It runs in the face worker (server/face-worker.ts), never in the server.
@@ -26,6 +27,8 @@ export interface Detection extends Box {
 export const DETECTOR_PX = 512;
 /** Lowest detector score kept. 0.4 measured no false faces on the group photos and kept the small ones. */
 const MIN_SCORE = 0.4;
+const MAX_FACES = 200;
+const detectorOptions = new faceapi.SsdMobilenetv1Options({ minConfidence: MIN_SCORE, maxResults: MAX_FACES });
 
 let loaded: Promise<void> | undefined;
 
@@ -49,20 +52,35 @@ export function loadModels(): Promise<void> {
   return loaded;
 }
 
-const detectorOptions = new faceapi.SsdMobilenetv1Options({ minConfidence: MIN_SCORE, maxResults: 200 });
-
 /**
  * SSD MobileNet v1 on one square of at most DETECTOR_PX: the picture (or tile) goes in at its own
- * scale, padded at the right and bottom, so a face keeps every pixel it has.
+ * scale, padded at the right and bottom, so a face keeps every pixel it has. The network runs as
+ * fused layers (fused-detector.ts); `reference` runs face-api's own forward pass instead (the
+ * benchmarks' baseline and the test that both agree).
  */
-export async function detectSquare(img: RgbImage): Promise<Detection[]> {
+export async function detectSquare(img: RgbImage, reference = false): Promise<Detection[]> {
   const input = tf.tidy(() => {
     const t = tf.tensor3d(img.data, [img.height, img.width, 3], 'int32');
     return tf.pad(t, [[0, DETECTOR_PX - img.height], [0, DETECTOR_PX - img.width], [0, 0]]) as import('@tensorflow/tfjs').Tensor3D;
   });
   try {
-    const found = await faceapi.nets.ssdMobilenetv1.locateFaces(input as never, detectorOptions);
-    return found.map((d) => ({ x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }));
+    if (reference) {
+      const found = await faceapi.nets.ssdMobilenetv1.locateFaces(input as never, detectorOptions);
+      return found.map((d) => ({ x: d.box.x, y: d.box.y, width: d.box.width, height: d.box.height, score: d.score }));
+    }
+    const out = detectorOutputs(input);
+    const [boxes, scores] = await Promise.all([out.boxes.data() as Promise<Float32Array>, out.scores.data() as Promise<Float32Array>]).finally(() => {
+      out.boxes.dispose();
+      out.scores.dispose();
+    });
+    return suppress(boxes, scores, MAX_FACES, 0.5, MIN_SCORE).map((i) => {
+      // (top, left, bottom, right) relative to the square, clipped to it as face-api clips them.
+      const top = Math.max(0, boxes[4 * i]) * DETECTOR_PX;
+      const left = Math.max(0, boxes[4 * i + 1]) * DETECTOR_PX;
+      const bottom = Math.min(1, boxes[4 * i + 2]) * DETECTOR_PX;
+      const right = Math.min(1, boxes[4 * i + 3]) * DETECTOR_PX;
+      return { x: left, y: top, width: right - left, height: bottom - top, score: scores[i] };
+    });
   } finally {
     input.dispose();
   }

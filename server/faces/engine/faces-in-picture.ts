@@ -68,7 +68,7 @@ export async function detectFaces(img: RgbImage, plan: DetectionPlan = DEFAULT_P
     const picture = await scaled(img, Math.floor(side * fit));
     const k = img.width / picture.width;
     for (const tile of tilesFor(picture.width, picture.height, DETECTOR_PX, TILE_OVERLAP)) {
-      for (const d of await detectSquare(cutOut(picture, tile))) {
+      for (const d of await detectSquare(cutOut(picture, tile), plan.baseline)) {
         found.push({ x: (d.x + tile.x) * k, y: (d.y + tile.y) * k, width: d.width * k, height: d.height * k, score: d.score });
       }
     }
