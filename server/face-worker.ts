@@ -7,9 +7,10 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import sharp from 'sharp';
 import { decodeHeif } from './processing/heif.js';
-import { decode, facesOf, selfieCode, DEFAULT_PLAN, SELFIE_PLAN, type DetectionPlan } from './faces/engine/faces-in-picture.js';
+import { toRelative, type Box } from './faces/engine/boxes.js';
+import { decode, detectFaces, facesOf, selfieCode, DEFAULT_PLAN, SELFIE_PLAN, type DetectionPlan } from './faces/engine/faces-in-picture.js';
 import { loadModels } from './faces/engine/face-model.js';
-import type { FaceSetup, FromFaceWorker, PictureAnswer, PictureRequest, SelfieRequest, ToFaceWorker } from './faces/engine/face-protocol.js';
+import type { BoxesRequest, FaceSetup, FromFaceWorker, PictureAnswer, PictureRequest, SelfieRequest, ToFaceWorker } from './faces/engine/face-protocol.js';
 import { log } from './log.js';
 
 /** Where the detector looks in gallery pictures and in selfies. */
@@ -38,6 +39,12 @@ async function picture(req: PictureRequest): Promise<PictureAnswer> {
   return { boxes: req.boxes ? null : faces.boxes, codes, detected: !req.boxes };
 }
 
+/** Where the faces are, without describing them: the costly part of a first scan, done ahead. */
+async function boxesOf(req: BoxesRequest): Promise<{ boxes: Box[] }> {
+  const img = await decode(req.file, Math.max(...plan.levels));
+  return { boxes: (await detectFaces(img, plan)).map((d) => toRelative(d, img.width, img.height)) };
+}
+
 async function selfie(req: SelfieRequest): Promise<{ code: Float32Array | null }> {
   if (!req.heic) return { code: await selfieCode(await decode(Buffer.from(req.bytes), 1024), selfiePlan) };
   // sharp's libvips cannot decode HEVC: heif-convert reads a file, so the bytes go to a
@@ -55,11 +62,11 @@ async function selfie(req: SelfieRequest): Promise<{ code: Float32Array | null }
   }
 }
 
-function run(req: SelfieRequest | PictureRequest): void {
+function run(req: SelfieRequest | PictureRequest | BoxesRequest): void {
   queue = queue.then(async () => {
     try {
       await loadModels();
-      const value = req.type === 'selfie' ? await selfie(req) : await picture(req);
+      const value = req.type === 'selfie' ? await selfie(req) : req.type === 'boxes' ? await boxesOf(req) : await picture(req);
       send({ type: 'done', id: req.id, value });
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -92,6 +99,7 @@ process.on('message', (m: ToFaceWorker) => {
       return setup(m);
     case 'selfie':
     case 'picture':
+    case 'boxes':
       return run(m);
     case 'forget':
       remembered.clear();

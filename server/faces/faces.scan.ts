@@ -35,12 +35,16 @@ export class FaceScanner {
   /** Picture -> the guests waiting for it. */
   private readonly waiting = new Map<string, Set<string>>();
   private readonly queues: string[][];
+  /** Per worker: pictures whose face boxes are measured ahead, when no guest's work is waiting. */
+  private readonly ahead: string[][];
+  private readonly aheadIds = new Set<string>();
   private readonly running: (Promise<void> | undefined)[];
   /** Bumped when everything is dropped: work that was under way then is thrown away. */
   private generation = 0;
 
   constructor(private readonly deps: ScanDeps) {
     this.queues = Array.from({ length: deps.engine.size }, () => []);
+    this.ahead = Array.from({ length: deps.engine.size }, () => []);
     this.running = Array.from({ length: deps.engine.size }, () => undefined);
   }
 
@@ -68,6 +72,20 @@ export class FaceScanner {
     this.kick();
   }
 
+  /**
+   * Measures these pictures' face boxes while no guest waits, so a guest's scan later only
+   * describes the faces (the detector is most of a first scan's work). Boxes are coordinates; no
+   * face code is made.
+   */
+  prepare(photoIds: string[]): void {
+    for (const id of photoIds) {
+      if (this.aheadIds.has(id)) continue;
+      this.aheadIds.add(id);
+      this.ahead[slotOf(id, this.ahead.length)].push(id);
+    }
+    this.kick();
+  }
+
   dropGuest(guestId: string): void {
     if (!this.guests.delete(guestId)) return;
     for (const set of this.waiting.values()) set.delete(guestId);
@@ -78,14 +96,15 @@ export class FaceScanner {
     this.generation++;
     this.guests.clear();
     this.waiting.clear();
-    for (const q of this.queues) q.length = 0;
+    for (const q of [...this.queues, ...this.ahead]) q.length = 0;
+    this.aheadIds.clear();
   }
 
-  /** Pictures still to read for some guest, and the guests still waiting (the dashboard's progress). */
-  backlog(): { pictures: number; guests: number } {
+  /** Pictures still to read for some guest, the guests still waiting (the dashboard's progress), and pictures still to measure ahead. */
+  backlog(): { pictures: number; guests: number; ahead: number } {
     let guests = 0;
     for (const g of this.guests.values()) if (g.pending.size > 0) guests++;
-    return { pictures: this.waiting.size, guests };
+    return { pictures: this.waiting.size, guests, ahead: this.aheadIds.size };
   }
 
   progress(guestId: string): ScanProgress | undefined {
@@ -112,10 +131,10 @@ export class FaceScanner {
 
   private kick(): void {
     this.queues.forEach((q, slot) => {
-      if (q.length && !this.running[slot]) {
+      if ((q.length || this.ahead[slot].length) && !this.running[slot]) {
         this.running[slot] = this.drain(slot).finally(() => {
           this.running[slot] = undefined;
-          if (this.queues[slot].length) this.kick();
+          if (this.queues[slot].length || this.ahead[slot].length) this.kick();
         });
       }
     });
@@ -123,7 +142,12 @@ export class FaceScanner {
 
   private async drain(slot: number): Promise<void> {
     const q = this.queues[slot];
-    while (q.length) {
+    const ahead = this.ahead[slot];
+    while (q.length || ahead.length) {
+      if (!q.length) {
+        await this.measureAhead(slot, ahead.shift()!);
+        continue;
+      }
       const photoId = q.shift()!;
       if (!this.waiting.get(photoId)?.size) {
         this.waiting.delete(photoId);
@@ -140,12 +164,32 @@ export class FaceScanner {
     }
   }
 
+  /** A picture's boxes, unless they are known, a guest's scan reads it anyway, or it is no longer visible. */
+  private async measureAhead(slot: number, photoId: string): Promise<void> {
+    this.aheadIds.delete(photoId);
+    if (this.waiting.has(photoId)) return;
+    try {
+      const source = await this.sourceOf(photoId);
+      if (!source || (await this.deps.repo.boxes(photoId, source))) return;
+      const gen = this.generation;
+      const boxes = await this.deps.engine.boxes(slot, path.join(this.deps.paths.root, source));
+      if (gen === this.generation) await this.deps.repo.saveBoxes(photoId, source, boxes);
+    } catch (e) {
+      if (e instanceof UnreadablePictureError) log.debug(`Face search skipped photo ${photoId}: ${e.message}`);
+      else log.warn(`Face search could not measure photo ${photoId}`, e);
+    }
+  }
+
+  /** The file a visible still picture is read from: its display copy (1920 px, upright, whatever the original's format), or the original until that exists. */
+  private async sourceOf(photoId: string): Promise<string | null> {
+    const row = await this.deps.repo.scanPhoto(photoId);
+    if (!row || row.is_visible !== 1 || !row.content_type.startsWith('image/')) return null;
+    return row.display_path ?? (row.content_type === 'image/heic' || row.content_type === 'image/heif' ? null : row.stored_path);
+  }
+
   /** The codes of a photo's faces (none when guests may no longer see it). */
   private async read(slot: number, photoId: string): Promise<Float32Array[]> {
-    const row = await this.deps.repo.scanPhoto(photoId);
-    if (!row || row.is_visible !== 1 || !row.content_type.startsWith('image/')) return [];
-    // The display copy (1920 px, upright, whatever the original's format); the original until it exists.
-    const source = row.display_path ?? (row.content_type === 'image/heic' || row.content_type === 'image/heif' ? null : row.stored_path);
+    const source = await this.sourceOf(photoId);
     if (!source) return [];
     const gen = this.generation;
     const boxes = await this.deps.repo.boxes(photoId, source);

@@ -52,6 +52,7 @@ export class FacesService {
       return;
     }
     this.armEnd(s);
+    this.scanner.prepare(await this.repo.unmeasured());
     for (const g of await this.repo.guests()) {
       const order = await this.repo.scanOrder(g.guestId);
       if (g.complete) this.scanner.addFinishedGuest(g.guestId, g.code, order.length);
@@ -70,6 +71,8 @@ export class FacesService {
   async settingsChanged(next: WeddingSettings, previous: WeddingSettings): Promise<void> {
     if (previous.face_search && !next.face_search) await this.deleteAll();
     if (next.face_search) this.armEnd(next);
+    // Turned on: the gallery's face boxes are measured from now on, before anyone asks.
+    if (!previous.face_search && isOn(next)) this.scanner.prepare(await this.repo.unmeasured());
   }
 
   /** Throws face_search_off unless guests may use it now; at its end, deletes everything first. */
@@ -127,12 +130,13 @@ export class FacesService {
   async photoVisible(photoId: string): Promise<void> {
     if (!isOn(await this.deps.settings.get())) return;
     this.scanner.addPhoto(photoId);
+    this.scanner.prepare([photoId]);
   }
 
   async status(): Promise<FaceSearchStatus> {
     const s = await this.deps.settings.get();
     const backlog = this.scanner.backlog();
-    return { enabled: isOn(s), until: isOn(s) ? s.face_search_until : null, ...(await this.repo.counts()), photos_to_scan: backlog.pictures, guests_searching: backlog.guests };
+    return { enabled: isOn(s), until: isOn(s) ? s.face_search_until : null, ...(await this.repo.counts()), photos_to_scan: backlog.pictures + backlog.ahead, guests_searching: backlog.guests };
   }
 
   /**

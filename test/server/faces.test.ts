@@ -68,6 +68,23 @@ test('turning it on sets the end 60 days ahead; a past end is refused', async ()
   assert.equal(status.guests, 0);
 });
 
+test('while it is on, the face boxes of every visible photo are measured before anyone asks; no face code is made', async () => {
+  await waitFor('boxes measured ahead', async () => faceRows(s, 'face_boxes') === photoIds.length, 600_000);
+  assert.equal(faceRows(s, 'face_guests'), 0);
+  assert.equal(faceRows(s, 'face_matches'), 0);
+  const status = (await admin.get('/admin/api/faces')).body.faces;
+  assert.equal(status.photos_to_scan, 0, 'nothing left to measure');
+  // A guest's scan takes the photos whose boxes are known first.
+  const [last] = photoIds.slice(-1);
+  s.writable().prepare('DELETE FROM face_boxes WHERE photo_id = ?').run(last);
+  const order = await s.services.faces.repo.scanOrder('someone-else');
+  assert.equal(order.length, photoIds.length);
+  assert.equal(order.at(-1), last, 'the photo without boxes comes last');
+  assert.deepEqual(await s.services.faces.repo.unmeasured(), [last]);
+  s.services.faces.scanner.prepare([last]);
+  await waitFor('measured again', async () => faceRows(s, 'face_boxes') === photoIds.length, 600_000);
+});
+
 test('a selfie without the consent box ticked is 400 consent_required and nothing is stored', async () => {
   for (const consent of [undefined, 'false', 'yes']) {
     const r = await sendSelfie(anna, selfie, consent);

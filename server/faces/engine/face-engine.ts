@@ -90,6 +90,12 @@ export class FaceEngine {
     return this.call(slot % this.children.length, (id) => ({ type: 'picture', id, key, file, boxes })) as Promise<PictureAnswer>;
   }
 
+  /** A gallery picture's face boxes only (relative), measured ahead of any guest's scan. */
+  async boxes(slot: number, file: string): Promise<Box[]> {
+    const v = (await this.call(slot % this.children.length, (id) => ({ type: 'boxes', id, file }))) as { boxes: Box[] };
+    return v.boxes;
+  }
+
   /** Stops every worker now (the memory of gallery codes goes with them). */
   async stop(): Promise<void> {
     clearTimeout(this.idleTimer);

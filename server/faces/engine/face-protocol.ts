@@ -33,7 +33,17 @@ export interface PictureRequest {
   boxes: Box[] | null;
 }
 
-export type ToFaceWorker = FaceSetup | SelfieRequest | PictureRequest | { type: 'forget' } | { type: 'stop' };
+/**
+ * A gallery picture's face boxes only, measured ahead of any guest's scan while the search is on:
+ * no face code is made, nothing is remembered.
+ */
+export interface BoxesRequest {
+  type: 'boxes';
+  id: number;
+  file: string;
+}
+
+export type ToFaceWorker = FaceSetup | SelfieRequest | PictureRequest | BoxesRequest | { type: 'forget' } | { type: 'stop' };
 
 export interface PictureAnswer {
   /** Relative boxes (0-1), null when they came from the caller or the memory. */
@@ -46,5 +56,5 @@ export interface PictureAnswer {
 
 export type FromFaceWorker =
   | { type: 'ready' }
-  | { type: 'done'; id: number; value: PictureAnswer | { code: Float32Array | null } }
+  | { type: 'done'; id: number; value: PictureAnswer | { code: Float32Array | null } | { boxes: Box[] } }
   | { type: 'failed'; id: number; message: string; unreadable: boolean };
