@@ -45,6 +45,15 @@ import { createUploadsModule } from './uploads/uploads.module.js';
 import { createUsersModule } from './users/users.module.js';
 import { UsersService } from './users/users.service.js';
 
+/**
+ * Connections the kernel may hold ready before the server takes them (Linux caps it at
+ * net.core.somaxconn, 4096 by default). Node's default of 511 overflows when hundreds of phones
+ * connect within a second while uploads keep the server busy: an overflowing queue drops the
+ * handshake and the phone tries again only after 1 s, then 2 s more, so a guest who opens the
+ * page at the peak waited 3 s or more for a first answer the server gives in milliseconds.
+ */
+export const LISTEN_BACKLOG = 4096;
+
 /** The services tests and CLIs reach into; routes get theirs through their module's factory. */
 export interface Services {
   settings: SettingsService;
@@ -203,7 +212,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host, () => resolve());
+    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   processing.start();
   for (const m of modules) await m.start?.();

@@ -1,11 +1,13 @@
 // bench:faces-guests — what guests feel of the face search, on a gallery of --gallery photos
-// (default 500; one guest in every sixth) with the face workers stopped, as after being idle:
-//   1. guests' gallery reads (20 browsers, no pacing) while nothing scans: the baseline;
-//   2. a guest's selfie: time to the first match and to the end of the scan, while those 20
-//      browsers go on reading (p50/p99 against 1.), and the face workers' memory;
-//   3. the same gallery again after the workers stopped, with the face boxes kept from 2.
-// --seconds caps how long 2. is followed (the scan goes on; the reads are compared over that time).
-// Usage: npm run bench:faces-guests [-- --gallery=500 --workers=1 --nice=19 --seconds=600]
+// (default 500; one guest in every sixth), while 20 browsers read the gallery with no pacing:
+//   1. the guests' reads while nothing scans: the baseline;
+//   2. the search turned on: every photo's face boxes measured ahead (the detector, before anyone
+//      asks): photos/s, CPU per photo, the guests' reads meanwhile (p50/p99 against 1.);
+//   3. a guest's selfie with the face workers stopped, as after being idle: time to the first
+//      match and to the end of the scan, the reads meanwhile, and the face workers' memory;
+//   4. with --cold: the same selfie on a gallery whose boxes are unknown (the scan detects itself).
+// --seconds caps how long each part is followed.
+// Usage: npm run bench:faces-guests [-- --gallery=500 --workers=1 --nice=19 --seconds=3600 --cold]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,7 +35,6 @@ async function main(): Promise<void> {
   try {
     const admin = new TestClient(server.url);
     await admin.login('admin', PASSWORD);
-    await admin.put('/admin/api/settings', { face_search: true });
     const sqlite = openSqlite(path.join(server.dataDir, 'wedding.db'));
     const t0 = performance.now();
     const ids = await seedGallery(server.dataDir, sqlite, GALLERY);
@@ -42,29 +43,53 @@ async function main(): Promise<void> {
     const selfie = await selfieFrom(GROUP_PHOTOS[0], FACE_IN_PHOTO_1);
     const workers = () => faceWorkers(server.child.pid!);
 
-    // 1. and 2.: reads idle, then reads while the scan runs from a cold start.
+    const toScan = async () => ((await admin.get('/admin/api/faces')).body.faces as { photos_to_scan: number }).photos_to_scan;
+
+    // 1. and 2.: reads idle (the readers' baseline, before rush()), then while the search is
+    // turned on and measures the seeded gallery's face boxes ahead.
     const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: 20, seeded: [], warmUpMs: 3000, harsh: false });
     await new Promise((r) => setTimeout(r, 13_000));
     readers.rush();
-    const deadline = performance.now() + SECONDS * 1000;
-    const cold = await sampled(workers, () => selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching || performance.now() > deadline));
-    const coldCpu = cpuOfAll(workers());
-    const read = await readers.stop();
-    const rec = new Recorder();
-    rec.merge(read.entries);
-    const body = cold.value.body;
-    const finished = !body.searching;
-    console.log(`selfie to the first match: ${s(cold.value.first)} (goal < 10 s), face workers started cold`);
-    console.log(`${finished ? 'all scanned' : `followed for ${s(cold.value.done)}: ${body.scanned} of ${body.total} scanned`} in ${s(cold.value.done)} (${(body.scanned / (cold.value.done / 1000)).toFixed(2)} photos/s); found ${body.matches.length} of the ${truth} photos that show her${finished ? '' : ` (${ids.slice(0, body.scanned).filter((_, i) => showsGuest(i)).length} among the photos scanned, newest first)`}`);
-    console.log(`  ${(coldCpu / Math.max(1, body.scanned)).toFixed(2)} s of the face workers' CPU per photo (model loading and the selfie included)`);
-    console.log(`face workers' RSS during it: peak ${mib(cold.peakEach)} per worker, ${mib(cold.peakSum)} together (goal < 700 MiB)`);
-    report(rec, 'while the face search scans');
+    await admin.put('/admin/api/settings', { face_search: false });
+    const t = performance.now();
+    await admin.put('/admin/api/settings', { face_search: true });
+    const ahead = await sampled(workers, async () => {
+      let left = GALLERY;
+      while (performance.now() < t + SECONDS * 1000 && (left = await toScan()) > 0) await new Promise((r) => setTimeout(r, 500));
+      return left;
+    });
+    const aheadMs = performance.now() - t;
+    const aheadCpu = cpuOfAll(workers());
+    const aheadRec = new Recorder();
+    aheadRec.merge((await readers.stop()).entries);
+    const measured = GALLERY - ahead.value;
+    console.log(`boxes measured ahead: ${measured} of ${GALLERY} photos in ${s(aheadMs)} (${(measured / (aheadMs / 1000)).toFixed(2)} photos/s, ${(aheadCpu / Math.max(1, measured)).toFixed(2)} s of the face workers' CPU per photo, model loading included); RSS peak ${mib(ahead.peakEach)} per worker`);
+    report(aheadRec, 'while the face boxes are measured ahead');
 
-    // 3. Again, workers stopped (their codes gone), the boxes kept from 2.
-    if (finished) {
+    // 3. A selfie, the workers stopped first (as after being idle): codes from the known boxes.
+    for (const pid of workers()) process.kill(pid, 'SIGKILL');
+    await new Promise((r) => setTimeout(r, 500));
+    const warmReaders = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: 20, seeded: [], warmUpMs: 3000, harsh: false });
+    await new Promise((r) => setTimeout(r, 13_000));
+    warmReaders.rush();
+    const deadline = performance.now() + SECONDS * 1000;
+    const warm = await sampled(workers, () => selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching || performance.now() > deadline));
+    const warmCpu = cpuOfAll(workers());
+    const rec = new Recorder();
+    rec.merge((await warmReaders.stop()).entries);
+    const body = warm.value.body;
+    console.log(`selfie to the first match: ${s(warm.value.first)} (goal < 10 s), face workers started cold, boxes known`);
+    console.log(`${!body.searching ? 'all scanned' : `${body.scanned} of ${body.total} scanned`} in ${s(warm.value.done)} (${(body.scanned / (warm.value.done / 1000)).toFixed(2)} photos/s); found ${body.matches.length} of the ${truth} photos that show her`);
+    console.log(`  ${(warmCpu / Math.max(1, body.scanned)).toFixed(2)} s of the face workers' CPU per photo (model loading and the selfie included)`);
+    console.log(`face workers' RSS during it: peak ${mib(warm.peakEach)} per worker, ${mib(warm.peakSum)} together (goal < 700 MiB)`);
+    report(rec, 'while a guest\'s scan runs (boxes known)');
+
+    // 4. The same selfie on a gallery whose boxes are unknown.
+    if (process.argv.includes('--cold')) {
       for (const pid of workers()) process.kill(pid, 'SIGKILL');
-      const again = await selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching);
-      console.log(`same gallery with the face boxes kept: first match ${s(again.first)}, all in ${s(again.done)} (${(GALLERY / (again.done / 1000)).toFixed(2)} photos/s, x${(cold.value.done / again.done).toFixed(1)} the first scan)`);
+      sqlite.exec('DELETE FROM face_boxes');
+      const cold = await selfieSearch(new TestClient(server.url), selfie, (b) => !b.searching || performance.now() > deadline + SECONDS * 1000);
+      console.log(`boxes unknown: first match ${s(cold.first)}, ${cold.body.scanned} scanned in ${s(cold.done)} (${(cold.body.scanned / (cold.done / 1000)).toFixed(2)} photos/s; x${(warm.value.done / body.scanned / (cold.done / cold.body.scanned)).toFixed(2)} the time per photo with boxes known)`);
     }
     sqlite.close();
   } finally {

@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import { after, before, test } from 'node:test';
+import { LISTEN_BACKLOG } from '../../server/server.js';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+
+// At the peak hundreds of phones open a connection within a second while the server is busy. The
+// kernel holds finished handshakes until the server takes them; when that queue is full it drops
+// them and each phone tries again only after 1 s, then 2 s more.
+
+let s: TestServer;
+before(async () => {
+  s = await startTestServer();
+});
+after(() => s.close());
+
+const port = () => Number(new URL(s.url).port);
+
+test('the server listens with a queue of 4096 waiting connections (Node would take 511)', () => {
+  const out = spawnSync('ss', ['-ltnH', `sport = :${port()}`], { encoding: 'utf8' });
+  assert.equal(out.status, 0, out.stderr);
+  // For a listening socket, ss shows the queue's size as Send-Q (the fourth column's neighbour).
+  const [, , sendQ] = out.stdout.trim().split(/\s+/);
+  assert.equal(Number(sendQ), Math.min(LISTEN_BACKLOG, Number(spawnSync('sysctl', ['-n', 'net.core.somaxconn'], { encoding: 'utf8' }).stdout)));
+  assert.ok(Number(sendQ) >= 1024, out.stdout);
+});
+
+// 800 phones connect at once (from another process) while the server's thread is held for 1.5 s.
+const PHONES = `
+const net = require('node:net');
+const [port, n] = process.argv.slice(1).map(Number);
+const t0 = Date.now();
+let left = n;
+const times = [];
+for (let i = 0; i < n; i++) {
+  const c = net.connect(port, '127.0.0.1', () => c.write('GET /api/health HTTP/1.1\\r\\nHost: x\\r\\nConnection: close\\r\\n\\r\\n'));
+  let got = false;
+  c.on('data', () => { if (!got) { got = true; times.push(Date.now() - t0); } });
+  c.on('error', () => {});
+  c.on('close', () => { if (--left === 0) { console.log(JSON.stringify(times)); } });
+}
+`;
+
+/** The kernel's count of handshakes dropped because a listening queue was full (since boot). */
+function listenOverflows(): number {
+  const lines = fs.readFileSync('/proc/net/netstat', 'utf8').split('\n').filter((l) => l.startsWith('TcpExt:'));
+  const [names, values] = lines.map((l) => l.split(/\s+/));
+  return Number(values[names.indexOf('ListenOverflows')]);
+}
+
+test('800 phones connecting while the server is busy for 1.5 s are all answered, and no handshake is dropped', async () => {
+  const dropped = listenOverflows();
+  const child = spawn(process.execPath, ['-e', PHONES, String(port()), '800'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  // Let the child start and send its handshakes, then hold this process's thread as a burst of work would.
+  await new Promise((r) => setTimeout(r, 300));
+  const until = Date.now() + 1500;
+  while (Date.now() < until);
+  await new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const times = JSON.parse(out) as number[];
+  assert.equal(times.length, 800, 'every phone got an answer');
+  // With Node's default queue of 511 this drops handshakes (each then waits for a retry).
+  assert.equal(listenOverflows() - dropped, 0, 'handshakes dropped because the queue was full');
+});
