@@ -21,12 +21,15 @@ export interface Run {
 
 /** A phone's first request: a new connection, its setup included in the time. */
 export const FIRST_REQUEST = 'GET /api/stats (first request, new connection)';
+export const FIRST_CONNECT = '  of which the connection set up';
 
 /** A new visitor's first look: a new connection, GET /api/stats. */
 export async function firstVisit(run: Run, b: Browser): Promise<void> {
   try {
     const s = await b.request('GET', '/api/stats');
     run.rec.add(FIRST_REQUEST, s.ms, s.status);
+    // Which part of it: the connection's setup (the kernel and the server accepting it) or the answer.
+    if (!Number.isNaN(s.connectMs)) run.rec.add(FIRST_CONNECT, s.connectMs, s.status);
   } catch {
     run.rec.failed(FIRST_REQUEST);
   }

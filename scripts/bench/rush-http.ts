@@ -13,6 +13,8 @@ export interface Answer {
   serverMs: number;
   /** From the moment the client handed the body's last byte to its socket to the whole answer read; NaN without a body. */
   afterLastByteMs: number;
+  /** A new connection's setup (request start to connected); NaN on a reused connection. */
+  connectMs: number;
 }
 
 export type Body = { buffer: Buffer } | { file: string; start: number; end: number; head: string; tail: string };
@@ -35,6 +37,7 @@ export class Browser {
     const asked = performance.now();
     let t0 = asked;
     let lastByte = NaN;
+    let connectMs = NaN;
     return new Promise<Answer>((resolve, reject) => {
       const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: this.agent, headers }, (res) => {
         const set = res.headers['set-cookie'];
@@ -54,15 +57,17 @@ export class Browser {
             ms: now - t0,
             serverMs: timing ? Number(timing[1]) : NaN,
             afterLastByteMs: now - lastByte,
+            connectMs,
           });
         });
       });
       // Timed from the moment the request has a connection: waiting for one of this browser's
       // six is the client's own queue (a phone's too), not the server's time. A new connection is
       // handed over before it connects, so its setup (and the server's accepting it) is counted.
-      req.once('socket', () => {
+      req.once('socket', (socket) => {
         t0 = performance.now();
         connectionWaits.push(t0 - asked);
+        if (socket.connecting) socket.once('connect', () => (connectMs = performance.now() - t0));
       });
       // 'finish': the last byte is in the socket (the kernel's buffers): from here a phone waits.
       if (b) req.once('finish', () => (lastByte = performance.now()));
