@@ -26,6 +26,7 @@ import { createGuestbookModule } from './guestbook/guestbook.module.js';
 import { createGuestsModule } from './guests/guests.module.js';
 import { createHeartsModule } from './hearts/hearts.module.js';
 import type { Module } from './http/module.js';
+import { listen } from './http/listen.js';
 import { log } from './log.js';
 import { createPhotosModule } from './photos/photos.module.js';
 import type { Clock } from './notifications/clock.js';
@@ -45,14 +46,7 @@ import { createUploadsModule } from './uploads/uploads.module.js';
 import { createUsersModule } from './users/users.module.js';
 import { UsersService } from './users/users.service.js';
 
-/**
- * Connections the kernel may hold ready before the server takes them (Linux caps it at
- * net.core.somaxconn, 4096 by default). Node's default of 511 overflows when hundreds of phones
- * connect within a second while uploads keep the server busy: an overflowing queue drops the
- * handshake and the phone tries again only after 1 s, then 2 s more, so a guest who opens the
- * page at the peak waited 3 s or more for a first answer the server gives in milliseconds.
- */
-export const LISTEN_BACKLOG = 4096;
+export { LISTEN_BACKLOG } from './http/listen.js';
 
 /** The services tests and CLIs reach into; routes get theirs through their module's factory. */
 export interface Services {
@@ -210,10 +204,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   server.headersTimeout = 60_000;
   server.keepAliveTimeout = 65_000;
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG }, () => resolve());
-  });
+  const listening = await listen(server, config.port, config.host);
   processing.start();
   for (const m of modules) await m.start?.();
   ready = true;
@@ -237,6 +228,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
         }, graceMs);
         timer.unref();
         sweep.unref();
+        listening.closeExtras();
         server.close(() => {
           clearTimeout(timer);
           clearInterval(sweep);

@@ -1,5 +1,6 @@
 // The people of the rush benchmark, each a bounded loop: guests uploading the way the guest
 // page does (SPEC §7-§9), gallery browsers, and an admin working the approval queue.
+import fs from 'node:fs';
 import path from 'node:path';
 import { Browser, multipart, Recorder, type Answer } from './rush-http.js';
 import type { MediaFile } from './rush-media.js';
@@ -94,6 +95,7 @@ async function uploadChunked(run: Run, b: Browser, f: MediaFile, session: string
       (x) => {
         run.rec.add('POST /api/upload-chunk', x.ms, x.status);
         run.rec.add('POST /api/upload-chunk (client\'s last byte to answer)', x.afterLastByteMs, x.status);
+        if (process.env.RUSH_TRACE) fs.appendFileSync(process.env.RUSH_TRACE, JSON.stringify({ at: performance.now() - x.ms, size: end - start, start, total: f.size, ms: x.ms, after: x.afterLastByteMs, server: x.serverMs }) + '\n');
         if (!Number.isNaN(x.serverMs)) run.rec.add('POST /api/upload-chunk (server, after the body)', x.serverMs, x.status);
       },
     );

@@ -16,6 +16,7 @@
 //     connection, each gallery visitor on a new one, a phone arriving every 500 ms (idle too, for
 //     the baseline); every chunk timed also from the client's last byte to the answer; the rush
 //     phase ends once every upload is answered (the processing tail is waited for, not measured)
+//   RUSH_TRACE=FILE (environment): one JSON line per chunk (when it began, its size, its times)
 // The media are made in memory (/dev/shm) when it has room, else in the temp folder: on the day
 // the files come from the phones' own storage, and reading gigabytes of them from the server's
 // disk during the rush would take the disk from the server being measured.

@@ -21,17 +21,23 @@ export const TURN_BUDGET_BYTES = 1024 * 1024;
 export const WRITING_CAP_BYTES = 16 * 1024 * 1024;
 
 /**
- * Which upload goes first: the one with the fewest bytes still to come, less 1 KiB for every
- * millisecond since its request began (1 MiB a second), so none waits for ever.
+ * Which upload goes first. A phone waits for its answer from the moment its last byte is in its
+ * kernel's send buffer, and that buffer plus the server's receive window hold megabytes (Linux
+ * grows a send buffer to 4 MiB, tcp_wmem's largest). So a request with at most SENT_WHOLE_BYTES
+ * still to read has probably been sent whole: its phone waits. Such requests go first, in the
+ * order their phones began to wait, so each is read to its end instead of waiting behind every
+ * other upload's bytes.
  *
- * Why not first come first served: the kernel's buffers on both ends hold megabytes of each
- * connection (loopback's grow to 32 MiB), so a phone has sent its last byte long before the server
- * reads it, and its answer then waits for everything queued before it. A request with little left
- * is the one most likely to have sent everything already, and finishing it first gives its phone
- * the answer (and the next chunk its turn) soonest; one with much left has not, so holding it back
- * costs its phone nothing yet.
+ * The others' phones are still sending, and holding them back costs those phones nothing yet:
+ * they share what a turn has left, the fewest bytes still to come first, less 1 KiB for every
+ * millisecond since their request began (1 MiB a second), so none waits for ever. The one read
+ * first soon has its phone waiting and goes first from then on.
  */
+export const SENT_WHOLE_BYTES = 4 * 1024 * 1024;
 export const AGE_BYTES_PER_MS = 1024;
+
+/** When each request was first seen with at most SENT_WHOLE_BYTES to read. */
+const sentWholeAt = new WeakMap<BodyProgress, number>();
 
 interface Waiting {
   bytes: number;
@@ -81,7 +87,18 @@ function schedule(): void {
   setImmediate(turn);
 }
 
-const rank = (w: Waiting, now: number) => (w.body ? w.body.remaining() : 0) - (now - (w.body?.since ?? w.since)) * AGE_BYTES_PER_MS;
+/** Lower goes first: every request whose phone waits (by when it began to) before any other. */
+function rank(w: Waiting, now: number): number {
+  const body = w.body;
+  if (!body) return -Number.MAX_SAFE_INTEGER;
+  const left = body.remaining();
+  if (left <= SENT_WHOLE_BYTES) {
+    let at = sentWholeAt.get(body);
+    if (at === undefined) sentWholeAt.set(body, (at = now));
+    return -Number.MAX_SAFE_INTEGER / 2 + at;
+  }
+  return left - (now - body.since) * AGE_BYTES_PER_MS;
+}
 
 /** A new turn: a new budget, spent on the best ranked first (at least one, however large). */
 function turn(): void {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
+import { canSharePort, LISTENING_SOCKETS } from '../../server/http/listen.js';
 import { LISTEN_BACKLOG } from '../../server/server.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -63,4 +64,43 @@ test('800 phones connecting while the server is busy for 1.5 s are all answered,
   assert.equal(times.length, 800, 'every phone got an answer');
   // With Node's default queue of 511 this drops handshakes (each then waits for a retry).
   assert.equal(listenOverflows() - dropped, 0, 'handshakes dropped because the queue was full');
+});
+
+test('where Node can share a port (22.12 and later, as the image runs), 16 sockets listen on it, and a busy server lets in many new connections a turn, not one', async () => {
+  const lines = spawnSync('ss', ['-ltnH', `sport = :${port()}`], { encoding: 'utf8' }).stdout.trim().split('\n');
+  const sharing = canSharePort();
+  assert.equal(lines.length, sharing ? LISTENING_SOCKETS : 1, lines.join('\n'));
+  assert.equal(canSharePort('20.19.0'), false);
+  assert.equal(canSharePort('22.12.0'), true);
+  assert.equal(canSharePort('24.1.0'), true);
+
+  // 200 phones connect at once while the server's thread works in turns of 20 ms: count how many
+  // connections each turn takes in.
+  let accepted = 0;
+  const count = () => accepted++;
+  s.server.on('connection', count);
+  const child = spawn(process.execPath, ['-e', PHONES, String(port()), '200'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  try {
+    await new Promise((r) => setTimeout(r, 300)); // the handshakes are done and wait in the kernel
+    const perTurn: number[] = [];
+    for (let turn = 0; turn < 1000 && accepted < 200; turn++) {
+      const before = accepted;
+      const until = Date.now() + 20;
+      while (Date.now() < until);
+      await new Promise((r) => setImmediate(r));
+      perTurn.push(accepted - before);
+    }
+    assert.equal(accepted, 200, 'every connection was taken in');
+    if (sharing) {
+      assert.ok(Math.max(...perTurn) >= 8, `up to ${Math.max(...perTurn)} a turn`);
+      assert.ok(perTurn.length <= 60, `all 200 in ${perTurn.length} turns`);
+    }
+  } finally {
+    s.server.off('connection', count);
+    await closed;
+  }
+  assert.equal((JSON.parse(out) as number[]).length, 200, 'every phone got an answer');
 });

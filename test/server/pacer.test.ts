@@ -48,20 +48,39 @@ test('an upload whose request has fully arrived is not held behind other uploads
   }
 });
 
-test('the upload with the fewest bytes still to come goes first, and one that has waited long enough overtakes', async () => {
+test('a request with at most 4 MiB left (its phone has sent it all) goes first, in the order it came to that; then the fewest bytes still to come, and one that has waited long enough overtakes', async () => {
   await nextTurn();
   const MiB = 1024 * 1024;
   const now = performance.now();
-  const body = (remaining: number, since = now) => ({ arrived: () => false, remaining: () => remaining, since });
+  const body = (remaining: () => number, since = now) => ({ arrived: () => false, remaining, since });
   const ran: string[] = [];
   // A whole budget taken first, so the rest queue up and are ranked in the next turn.
   paceUploadBytes(TURN_BUDGET_BYTES, () => ran.push('first'));
-  paceUploadBytes(64 * 1024, () => ran.push('5 MiB left'), body(5 * MiB));
-  paceUploadBytes(64 * 1024, () => ran.push('1 MiB left'), body(1 * MiB));
-  paceUploadBytes(64 * 1024, () => ran.push('3 MiB left'), body(3 * MiB));
-  paceUploadBytes(64 * 1024, () => ran.push('5 MiB left, begun 10 s ago'), body(5 * MiB, now - 10_000));
+  paceUploadBytes(64 * 1024, () => ran.push('5 MiB left'), body(() => 5 * MiB));
+  paceUploadBytes(64 * 1024, () => ran.push('3 MiB left'), body(() => 3 * MiB));
+  paceUploadBytes(64 * 1024, () => ran.push('1 MiB left'), body(() => 1 * MiB));
+  paceUploadBytes(64 * 1024, () => ran.push('6 MiB left, begun 10 s ago'), body(() => 6 * MiB, now - 10_000));
+  paceUploadBytes(64 * 1024, () => ran.push('7 MiB left'), body(() => 7 * MiB));
   await nextTurn();
-  assert.deepEqual(ran, ['first', '5 MiB left, begun 10 s ago', '1 MiB left', '3 MiB left', '5 MiB left']);
+  assert.deepEqual(ran, ['first', '3 MiB left', '1 MiB left', '6 MiB left, begun 10 s ago', '5 MiB left', '7 MiB left']);
+
+  // One whose phone began to wait earlier stays ahead of one that came to it later with less left.
+  const turns = async (n: number) => {
+    for (let k = 0; k < n; k++) await nextTurn();
+  };
+  ran.length = 0;
+  const early = body(() => 4 * MiB);
+  paceUploadBytes(TURN_BUDGET_BYTES, () => ran.push('budget'));
+  paceUploadBytes(64 * 1024, () => ran.push('early'), early);
+  await turns(3);
+  paceUploadBytes(TURN_BUDGET_BYTES, () => ran.push('budget'));
+  paceUploadBytes(64 * 1024, () => ran.push('late, 1 MiB left'), body(() => 1 * MiB));
+  paceUploadBytes(64 * 1024, () => ran.push('early again, 4 MiB left'), early);
+  await turns(3);
+  assert.deepEqual(
+    ran.filter((r) => r !== 'budget'),
+    ['early', 'early again, 4 MiB left', 'late, 1 MiB left'],
+  );
 });
 
 test('no upload bytes are taken in while the bytes being written reach the cap; they go once writes complete', async () => {
