@@ -228,8 +228,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
         }, graceMs);
         timer.unref();
         sweep.unref();
-        listening.closeExtras();
-        server.close(() => {
+        // Every listening socket stops taking connections; done once each one's connections have ended.
+        void Promise.all([new Promise<void>((r) => server.close(() => r())), listening.close()]).then(() => {
           clearTimeout(timer);
           clearInterval(sweep);
           resolve();

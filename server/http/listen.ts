@@ -29,8 +29,11 @@ export function canSharePort(version = process.versions.node): boolean {
 export interface Listening {
   /** How many sockets listen on the port. */
   sockets: number;
-  /** Stops the extra sockets (the server's own is closed by server.close()). */
-  closeExtras(): void;
+  /**
+   * Stops the extra sockets (the server's own is closed by server.close()); resolves once the
+   * connections they took have ended (the server's own 'close' does not wait for those).
+   */
+  close(): Promise<void>;
 }
 
 /**
@@ -47,10 +50,8 @@ export async function listen(server: http.Server, port: number, host: string, so
     });
   });
   const extras: net.Server[] = [];
-  const closeExtras = () => {
-    for (const e of extras) e.close();
-  };
-  if (!shared) return { sockets: 1, closeExtras };
+  const close = () => Promise.all(extras.map((e) => new Promise<void>((r) => e.close(() => r())))).then(() => undefined);
+  if (!shared) return { sockets: 1, close };
   // Port 0 (tests) picks a free port for the first socket; the others join that port.
   const bound = (server.address() as net.AddressInfo).port;
   try {
@@ -66,10 +67,10 @@ export async function listen(server: http.Server, port: number, host: string, so
       extras.push(extra);
     }
   } catch (e) {
-    closeExtras();
+    void close();
     server.close();
     throw e;
   }
-  server.once('close', closeExtras);
-  return { sockets: 1 + extras.length, closeExtras };
+  server.once('close', () => void close());
+  return { sockets: 1 + extras.length, close };
 }

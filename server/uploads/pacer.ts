@@ -36,6 +36,12 @@ export const WRITING_CAP_BYTES = 16 * 1024 * 1024;
 export const SENT_WHOLE_BYTES = 4 * 1024 * 1024;
 export const AGE_BYTES_PER_MS = 1024;
 
+/**
+ * Subtracted from a waiting phone's time (ms) to rank it below every other request: larger than
+ * any request's bytes less its age, small enough that a millisecond still counts.
+ */
+const WAITING_FIRST = 1e13;
+
 /** When each request was first seen with at most SENT_WHOLE_BYTES to read. */
 const sentWholeAt = new WeakMap<BodyProgress, number>();
 
@@ -95,7 +101,7 @@ function rank(w: Waiting, now: number): number {
   if (left <= SENT_WHOLE_BYTES) {
     let at = sentWholeAt.get(body);
     if (at === undefined) sentWholeAt.set(body, (at = now));
-    return -Number.MAX_SAFE_INTEGER / 2 + at;
+    return at - WAITING_FIRST;
   }
   return left - (now - body.since) * AGE_BYTES_PER_MS;
 }

@@ -65,8 +65,10 @@ test('a request with at most 4 MiB left (its phone has sent it all) goes first, 
   assert.deepEqual(ran, ['first', '3 MiB left', '1 MiB left', '6 MiB left, begun 10 s ago', '5 MiB left', '7 MiB left']);
 
   // One whose phone began to wait earlier stays ahead of one that came to it later with less left.
+  // Turns, then a few milliseconds, so that the two come to wait at different times.
   const turns = async (n: number) => {
     for (let k = 0; k < n; k++) await nextTurn();
+    await new Promise((r) => setTimeout(r, 5));
   };
   ran.length = 0;
   const early = body(() => 4 * MiB);
