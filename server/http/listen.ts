@@ -54,9 +54,19 @@ export async function listen(server: http.Server, port: number, host: string, so
   if (!shared) return { sockets: 1, close };
   // Port 0 (tests) picks a free port for the first socket; the others join that port.
   const bound = (server.address() as net.AddressInfo).port;
+  // Their connections get the socket options the HTTP server gives its own (half-open allowed:
+  // a phone that closes its side after sending still gets its answer; no Nagle delay).
+  const own = server as unknown as net.ServerOpts;
+  const options: net.ServerOpts = {
+    allowHalfOpen: own.allowHalfOpen,
+    noDelay: own.noDelay,
+    keepAlive: own.keepAlive,
+    keepAliveInitialDelay: own.keepAliveInitialDelay,
+    highWaterMark: own.highWaterMark,
+  };
   try {
     for (let i = 1; i < sockets; i++) {
-      const extra = net.createServer((socket) => server.emit('connection', socket));
+      const extra = net.createServer(options, (socket) => server.emit('connection', socket));
       await new Promise<void>((resolve, reject) => {
         extra.once('error', reject);
         extra.listen({ port: bound, host, backlog: LISTEN_BACKLOG, reusePort: true } as net.ListenOptions, () => {
