@@ -27,8 +27,6 @@ export function canSharePort(version = process.versions.node): boolean {
 }
 
 export interface Listening {
-  /** How many sockets listen on the port. */
-  sockets: number;
   /**
    * Stops the extra sockets (the server's own is closed by server.close()); resolves once the
    * connections they took have ended (the server's own 'close' does not wait for those).
@@ -51,7 +49,7 @@ export async function listen(server: http.Server, port: number, host: string, so
   });
   const extras: net.Server[] = [];
   const close = () => Promise.all(extras.map((e) => new Promise<void>((r) => e.close(() => r())))).then(() => undefined);
-  if (!shared) return { sockets: 1, close };
+  if (!shared) return { close };
   // Port 0 (tests) picks a free port for the first socket; the others join that port.
   const bound = (server.address() as net.AddressInfo).port;
   // Their connections get the socket options the HTTP server gives its own (half-open allowed:
@@ -82,5 +80,5 @@ export async function listen(server: http.Server, port: number, host: string, so
     throw e;
   }
   server.once('close', () => void close());
-  return { sockets: 1 + extras.length, close };
+  return { close };
 }
