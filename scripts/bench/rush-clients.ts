@@ -18,6 +18,8 @@ export interface Run {
    * connection), and each gallery visitor starts on a new connection, as a phone arriving does.
    */
   harsh?: boolean;
+  /** A guest's first request made by another process (the readers'), where one runs. */
+  visit?: () => Promise<void>;
 }
 
 /** A phone's first request: a new connection, its setup included in the time. */
@@ -139,7 +141,7 @@ export async function pollStatus(run: Run, b: Browser, out: Outcome, tries = 120
  */
 export async function guest(run: Run, base: string, files: MediaFile[], session: string, uploaded?: () => void): Promise<Outcome[]> {
   const b = new Browser(base);
-  if (run.harsh) await firstVisit(run, b);
+  if (run.harsh) await (run.visit ? run.visit() : firstVisit(run, b));
   const outcomes = files.map((file) => ({ file }) as Outcome);
   const polls: Promise<void>[] = [];
   let next = 0;

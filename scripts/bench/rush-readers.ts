@@ -6,6 +6,7 @@
 //   -> { type: 'start', base, password, browsers, seeded, warmUpMs, harsh }   <- { type: 'started' }
 //      (the first warmUpMs are recorded as 'warm-up', then the idle baseline)
 //   -> { type: 'rush' }   (the idle baseline ends)
+//   -> { type: 'visit', id }   <- { type: 'visited', id }   (a guest's first request, --harsh)
 //   -> { type: 'stop' }   <- { type: 'done', entries, waits, lag: { idle, rush } }
 import { admin, firstVisit, galleryBrowser, pollStatus, type Outcome, type Run } from './rush-clients.js';
 import { Browser, connectionWaits, lagMonitor, Recorder } from './rush-http.js';
@@ -60,9 +61,21 @@ if (process.send) {
   let readers: Promise<unknown> | undefined;
   let lag = lagMonitor();
   let idleLag = '';
-  process.on('message', async (m: StartMessage | { type: 'rush' | 'stop' }) => {
-    if (m.type === 'start') {
+  let visitor: ((id: number) => void) | undefined;
+  process.on('message', async (m: StartMessage | { type: 'rush' | 'stop' } | { type: 'visit'; id: number }) => {
+    if (m.type === 'visit') {
+      visitor?.(m.id);
+    } else if (m.type === 'start') {
       const run: Run = { rec, stopped: () => stop, harsh: m.harsh };
+      // A guest opening the page (--harsh): timed here, on a phone of its own, not in the
+      // uploaders' process, whose event loop sending 300 uploads would be part of the time.
+      visitor = (id) => {
+        const b = new Browser(m.base);
+        void firstVisit(run, b).finally(() => {
+          b.close();
+          send({ type: 'visited', id });
+        });
+      };
       rec.phase = 'warm-up';
       setTimeout(() => {
         if (rec.phase !== 'warm-up') return;

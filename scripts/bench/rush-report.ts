@@ -11,7 +11,16 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** The readers' process (rush-readers.ts): started with the seed photos, told when the rush starts and when to stop. */
 export class Readers {
-  private constructor(private readonly child: ChildProcess) {}
+  private readonly visits = new Map<number, () => void>();
+  private visitCount = 0;
+
+  private constructor(private readonly child: ChildProcess) {
+    child.on('message', (m: { type: string; id?: number }) => {
+      if (m.type !== 'visited') return;
+      this.visits.get(m.id!)?.();
+      this.visits.delete(m.id!);
+    });
+  }
 
   static async start(start: StartMessage): Promise<Readers> {
     const child = fork(path.join(ROOT, 'scripts/bench/rush-readers.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
@@ -28,9 +37,18 @@ export class Readers {
     this.child.send({ type: 'rush' });
   }
 
+  /** A guest's first request (--harsh), made and recorded by the readers' process; resolves once answered. */
+  visit(): Promise<void> {
+    const id = this.visitCount++;
+    return new Promise((resolve) => {
+      this.visits.set(id, resolve);
+      this.child.send({ type: 'visit', id });
+    });
+  }
+
   stop(): Promise<DoneMessage> {
     return new Promise((resolve, reject) => {
-      this.child.once('message', (m: DoneMessage) => resolve(m));
+      this.child.on('message', (m: DoneMessage) => m.type === 'done' && resolve(m));
       // 'close', not 'exit': a large last message may still be on its way when the process exits.
       this.child.once('close', (code) => reject(new Error(`the readers' process ended (${code}) without its figures`)));
       this.child.send({ type: 'stop' });

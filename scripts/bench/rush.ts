@@ -13,8 +13,9 @@
 //   --media-dir=DIR keeps the generated media for the next run with the same flags
 //   --distinct=N makes only N photos and N videos, every other file a distinct copy of one
 //   --harsh: the day at its worst: each guest's first request (GET /api/stats) on a new
-//     connection, each gallery visitor on a new one, a phone arriving every 500 ms (idle too, for
-//     the baseline); every chunk timed also from the client's last byte to the answer; the rush
+//     connection (made and timed by the readers' process, a phone apart from the uploads), each
+//     gallery visitor on a new one, a phone arriving every 500 ms (idle too, for the baseline);
+//     every chunk timed also from the client's last byte to the answer; the rush
 //     phase ends once every upload is answered (the processing tail is waited for, not measured)
 //   RUSH_TRACE=FILE (environment): one JSON line per chunk (when it began, its size, its times)
 // The media are made in memory (/dev/shm) when it has room, else in the temp folder: on the day
@@ -142,6 +143,7 @@ async function main(): Promise<void> {
     const run: Run = { rec, stopped: () => stop, harsh };
     const polled = seeded.filter((o) => o.photoId);
     const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: opts.browsers, seeded: polled, warmUpMs: opts.warmUpSeconds * 1000, harsh });
+    if (harsh) run.visit = () => readers.visit();
     await sleep(opts.warmUpSeconds * 1000);
     const clientLag = lagMonitor();
     await sleep(opts.idleSeconds * 1000);

@@ -8,8 +8,14 @@ import { paceUploadBytes, writeEnded, writeStarted } from './pacer.js';
 import { SNIFF_BYTES, sniff, UNSUPPORTED_TYPE, type SniffedType } from './sniff.js';
 import { pour, type BodyProgress } from './streams.js';
 
-/** Bytes gathered before one write: 256 KiB per upload in flight at most. */
+/** Bytes gathered before one write. */
 const WRITE_BATCH = 256 * 1024;
+/**
+ * Bytes an upload may gather while its previous batch is being written; beyond this it takes no
+ * more until that write ends. A request the pacer lets through in a long run (its credit) then
+ * keeps coming in while the thread pool writes, instead of stopping at every batch.
+ */
+const GATHER_AHEAD = 512 * 1024;
 
 export interface FileSinkOptions {
   /**
@@ -65,6 +71,10 @@ export class FileSink extends Writable {
   /** The last write to the file asked for; each waits for the one before. */
   private writing: Promise<void> = Promise.resolve();
   private stopped = false;
+  /** A flush is waiting in `writing` and will take everything gathered when it runs. */
+  private flushQueued = false;
+  /** A write failed: nothing more is written (later bytes would land where the failed ones belong). */
+  private failure: Error | null = null;
 
   constructor(private readonly o: FileSinkOptions) {
     // A small buffer: a paced upload stops taking bytes from its connection at once.
@@ -77,6 +87,7 @@ export class FileSink extends Writable {
 
   override _writev(chunks: { chunk: Buffer }[], cb: (err?: Error | null) => void): void {
     if (this.stopped) return cb();
+    if (this.failure) return cb(this.failure);
     const bufs = chunks.map((c) => c.chunk);
     const total = bufs.reduce((n, b) => n + b.length, 0);
     // The common case (past the first bytes, nothing to skip): gathered into one vectored write
@@ -87,8 +98,7 @@ export class FileSink extends Writable {
       this.pending.push(...bufs);
       this.pendingBytes += total;
       // Each piece waits for room in a turn of the event loop (pacer.ts) before more is taken in.
-      if (this.pendingBytes < WRITE_BATCH) return this.pace(total, () => cb());
-      return this.pace(total, () => this.settle(() => this.flush(), cb));
+      return this.pace(total, () => this.gathered(cb));
     }
     this.settle(async () => {
       await this.flush();
@@ -115,10 +125,35 @@ export class FileSink extends Writable {
     }, cb);
   }
 
+  /**
+   * After a piece was let in: a full batch is queued for writing, and more is taken in at once
+   * while what is gathered stays under GATHER_AHEAD; past that, once the queued write has ended.
+   */
+  private gathered(cb: (err?: Error | null) => void): void {
+    if (this.pendingBytes < WRITE_BATCH) return cb();
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      const run = this.writing.then(() => {
+        this.flushQueued = false;
+        return this.stopped || this.failure ? undefined : this.flush();
+      });
+      this.writing = run.catch((e: Error) => {
+        this.failure ??= e;
+      });
+    }
+    if (this.pendingBytes < GATHER_AHEAD) return cb();
+    void this.writing.then(() => cb(this.failure));
+  }
+
   /** Queues `work` behind the writes asked for before it; after stop() it does nothing. */
   private settle(work: () => Promise<void>, cb: (err?: Error | null) => void): void {
-    const run = this.writing.then(() => (this.stopped ? undefined : work()));
-    this.writing = run.catch(() => undefined);
+    const run = this.writing.then(() => {
+      if (this.failure) throw this.failure;
+      return this.stopped ? undefined : work();
+    });
+    this.writing = run.catch((e: Error) => {
+      this.failure ??= e;
+    });
     run.then(() => cb(), cb);
   }
 
@@ -149,7 +184,7 @@ export class FileSink extends Writable {
   }
 
   private async flush(): Promise<void> {
-    if (!this.pendingBytes) return;
+    if (!this.pendingBytes || this.failure) return;
     const bufs = this.pending;
     const total = this.pendingBytes;
     this.pending = [];

@@ -61,7 +61,8 @@ test('a request with at most 4 MiB left (its phone has sent it all) goes first, 
   paceUploadBytes(64 * 1024, () => ran.push('1 MiB left'), body(() => 1 * MiB));
   paceUploadBytes(64 * 1024, () => ran.push('6 MiB left, begun 10 s ago'), body(() => 6 * MiB, now - 10_000));
   paceUploadBytes(64 * 1024, () => ran.push('7 MiB left'), body(() => 7 * MiB));
-  await nextTurn();
+  // One picked request a turn: each takes the rest of its turn's budget (its credit).
+  for (let k = 0; k < 6; k++) await nextTurn();
   assert.deepEqual(ran, ['first', '3 MiB left', '1 MiB left', '6 MiB left, begun 10 s ago', '5 MiB left', '7 MiB left']);
 
   // One whose phone began to wait earlier stays ahead of one that came to it later with less left.
@@ -83,6 +84,33 @@ test('a request with at most 4 MiB left (its phone has sent it all) goes first, 
     ran.filter((r) => r !== 'budget'),
     ['early', 'early again, 4 MiB left', 'late, 1 MiB left'],
   );
+});
+
+test('the request picked takes in the rest of its turn\'s budget at once, without queueing again; in that turn only', async () => {
+  await nextTurn();
+  const piece = 64 * 1024;
+  const body = (left: number) => ({ arrived: () => false, remaining: () => left, since: performance.now() });
+  const [picked, other] = [body(1024 * 1024), body(2 * 1024 * 1024)];
+  const ran: string[] = [];
+  paceUploadBytes(TURN_BUDGET_BYTES, () => ran.push('budget'));
+  paceUploadBytes(piece, () => ran.push('picked'), picked);
+  paceUploadBytes(piece, () => ran.push('other'), other);
+  await nextTurn();
+  assert.deepEqual(ran, ['budget', 'picked'], 'one request picked in the next turn');
+  // Its next pieces, read from its connection in the same turn, go straight on up to the budget.
+  const perTurn = TURN_BUDGET_BYTES / piece;
+  for (let i = 1; i < perTurn; i++) paceUploadBytes(piece, () => ran.push('picked'), picked);
+  assert.equal(ran.filter((r) => r === 'picked').length, perTurn, 'a whole budget taken in at once');
+  assert.equal(ran.includes('other'), false, 'the other waits: the budget is spent');
+  // Credit not used in its turn is gone: the next piece queues again, behind the one waiting.
+  await nextTurn();
+  assert.deepEqual(ran.slice(-1), ['other']);
+  let late = false;
+  paceUploadBytes(piece, () => (late = true), picked);
+  assert.equal(late, false, 'queued: its credit ended with its turn');
+  await nextTurn();
+  await nextTurn();
+  assert.equal(late, true);
 });
 
 test('no upload bytes are taken in while the bytes being written reach the cap; they go once writes complete', async () => {
