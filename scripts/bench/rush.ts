@@ -10,6 +10,9 @@
 //   --guests=100 --photos=6 --videos=1 --photo-mb=2-9 --video-mb=10-30 --browsers=20 --idle=15
 //   --warm-up=3 (seconds of reading before the idle baseline starts, not reported)
 //   --threads=16 (UV_THREADPOOL_SIZE) --jobs=N (PROCESSING_CONCURRENCY) to compare settings
+//   --uploaders-nice=N runs the uploading guests (this process's main thread) at nice N, the
+//     server and the readers' process (gallery, admin, first requests) staying at 0: on the day
+//     the phones have CPUs of their own, while here they share the server's two cores
 //   --media-dir=DIR keeps the generated media for the next run with the same flags
 //   --distinct=N makes only N photos and N videos, every other file a distinct copy of one
 //   --harsh: the day at its worst: each guest's first request (GET /api/stats) on a new
@@ -57,6 +60,7 @@ const opts = {
   threads: num('threads', RECOMMENDED_THREAD_POOL, RECOMMENDED_THREAD_POOL),
   /** PROCESSING_CONCURRENCY; 0 keeps the server's default (the number of cores). */
   jobs: num('jobs', 0, 0),
+  uploadersNice: num('uploaders-nice', 0, 0),
   /** --distinct=N: make N photos and N videos, the rest distinct copies of them (rush-media.ts). */
   distinct: num('distinct', 0, 0),
 };
@@ -117,6 +121,7 @@ async function main(): Promise<void> {
   const env: Record<string, string> = { ADMIN_PASSWORD: PASSWORD, UV_THREADPOOL_SIZE: String(opts.threads) };
   if (opts.jobs) env.PROCESSING_CONCURRENCY = String(opts.jobs);
   console.log(`server: UV_THREADPOOL_SIZE=${opts.threads}, processing jobs at once: ${opts.jobs || 'default (cores)'}`);
+  if (opts.uploadersNice) console.log(`uploading guests at nice ${opts.uploadersNice} (server and readers at 0)`);
   const server = await new BenchServer(env).start();
   const rec = new Recorder();
   let stop = false;
@@ -144,6 +149,8 @@ async function main(): Promise<void> {
     const polled = seeded.filter((o) => o.photoId);
     const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: opts.browsers, seeded: polled, warmUpMs: opts.warmUpSeconds * 1000, harsh });
     if (harsh) run.visit = () => readers.visit();
+    // After the readers' process was started (it keeps nice 0, as does the server).
+    if (opts.uploadersNice) os.setPriority(0, opts.uploadersNice);
     await sleep(opts.warmUpSeconds * 1000);
     const clientLag = lagMonitor();
     await sleep(opts.idleSeconds * 1000);
