@@ -45,7 +45,8 @@ export interface FileSinkOptions {
 
 /**
  * Receives a file part: counts, sniffs the first bytes, hashes while writing. Nothing is ever
- * held beyond one write batch, so memory stays flat whatever the file size.
+ * held beyond GATHER_AHEAD and the batch being written, so memory stays flat whatever the file
+ * size.
  *
  * Writes to the file run one after another, and none starts once the owner has called `stop()`
  * (or `keepReceived()`): a piece still waiting in the pacer when the connection drops is dropped
