@@ -19,7 +19,7 @@ export const LISTEN_BACKLOG = 4096;
  * The kernel spreads new connections over the sockets, and each turn takes one from each. With
  * 16 a harsh rush's first seconds (300 uploads and 100 phones opening the page within 2 s, turns
  * of 100-300 ms while the machine's two cores are short) still kept phones 1.4-2 s in the queue;
- * with 64, p99 350-580 ms. A socket costs a descriptor and nothing while idle.
+ * with 64, p99 350-660 ms. A socket costs a descriptor and nothing while idle.
  */
 export const LISTENING_SOCKETS = 64;
 
