@@ -134,13 +134,11 @@ export class FileSink extends Writable {
     if (this.pendingBytes < WRITE_BATCH) return cb();
     if (!this.flushQueued) {
       this.flushQueued = true;
-      const run = this.writing.then(() => {
-        this.flushQueued = false;
-        return this.stopped || this.failure ? undefined : this.flush();
-      });
-      this.writing = run.catch((e: Error) => {
-        this.failure ??= e;
-      });
+      // A failure is kept in `failure` (settle) and answered to the next piece or to _final.
+      this.settle(
+        () => ((this.flushQueued = false), this.flush()),
+        () => undefined,
+      );
     }
     if (this.pendingBytes < GATHER_AHEAD) return cb();
     void this.writing.then(() => cb(this.failure));
