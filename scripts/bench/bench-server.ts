@@ -7,12 +7,21 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The real server in its own process (so the benchmark's client does not share its event loop). */
+/**
+ * jemalloc, which the image preloads for every process (Dockerfile: sharp's docs recommend it over
+ * glibc's allocator for long-running processes), where this machine has it (Debian: libjemalloc2).
+ */
+export function jemallocPath(): string | undefined {
+  const candidates = ['/usr/local/lib/libjemalloc.so.2', `/usr/lib/${os.arch() === 'arm64' ? 'aarch64' : 'x86_64'}-linux-gnu/libjemalloc.so.2`];
+  return candidates.find((f) => fs.existsSync(f));
+}
+
 /** A port for a benchmark's server, below Linux's ephemeral range (32768+) that outgoing connections take. */
 export function benchPort(): number {
   return 21000 + Math.floor(Math.random() * 11000);
 }
 
+/** The real server in its own process (so the benchmark's client does not share its event loop). */
 export class BenchServer {
   child!: ChildProcess;
   url = '';

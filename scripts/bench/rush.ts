@@ -15,6 +15,8 @@
 //     the phones have CPUs of their own, while here they share the server's two cores
 //   --media-dir=DIR keeps the generated media for the next run with the same flags
 //   --distinct=N makes only N photos and N videos, every other file a distinct copy of one
+//   --allocator=jemalloc|glibc: the server's memory allocator; by default jemalloc, preloaded as
+//     the image does, wherever libjemalloc2 is installed (glibc's keeps more memory: RSS higher)
 //   --harsh: the day at its worst: each guest's first request (GET /api/stats) on a new
 //     connection (made and timed by the readers' process, a phone apart from the uploads), each
 //     gallery visitor on a new one, a phone arriving every 500 ms (idle too, for the baseline);
@@ -31,7 +33,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../server/db/open.js';
 import { RECOMMENDED_THREAD_POOL } from '../../server/threadpool.js';
-import { BenchServer } from './bench-server.js';
+import { BenchServer, jemallocPath } from './bench-server.js';
 import { approveAll, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
 import { Browser, connectionWaits, lagMonitor, percentile, Recorder } from './rush-http.js';
 import { Readers, report } from './rush-report.js';
@@ -63,7 +65,13 @@ const opts = {
   uploadersNice: num('uploaders-nice', 0, 0),
   /** --distinct=N: make N photos and N videos, the rest distinct copies of them (rush-media.ts). */
   distinct: num('distinct', 0, 0),
+  /** --allocator=jemalloc|glibc: the server's; jemalloc (as the image) wherever it is installed. */
+  allocator: args.get('allocator') ?? (jemallocPath() ? 'jemalloc' : 'glibc'),
 };
+if (opts.allocator !== 'jemalloc' && opts.allocator !== 'glibc') {
+  console.error(`--allocator=${opts.allocator}: jemalloc or glibc`);
+  process.exit(2);
+}
 const PASSWORD = 'bench-password-123';
 const MiB = 1024 * 1024;
 /** statfs's type for tmpfs. */
@@ -120,7 +128,15 @@ async function main(): Promise<void> {
 
   const env: Record<string, string> = { ADMIN_PASSWORD: PASSWORD, UV_THREADPOOL_SIZE: String(opts.threads) };
   if (opts.jobs) env.PROCESSING_CONCURRENCY = String(opts.jobs);
-  console.log(`server: UV_THREADPOOL_SIZE=${opts.threads}, processing jobs at once: ${opts.jobs || 'default (cores)'}`);
+  // The memory allocator as the image has it: jemalloc preloaded (its media worker inherits it).
+  const jemalloc = opts.allocator === 'jemalloc' ? jemallocPath() : undefined;
+  if (opts.allocator === 'jemalloc' && !jemalloc) {
+    console.error('--allocator=jemalloc: no libjemalloc.so.2 here (Debian: apt-get install libjemalloc2)');
+    process.exit(2);
+  }
+  if (jemalloc) env.LD_PRELOAD = jemalloc;
+  const allocator = jemalloc ? 'jemalloc, as the image (the media worker with WORKER_MALLOC_CONF)' : "glibc's (the image preloads jemalloc: apt-get install libjemalloc2 to measure as it runs)";
+  console.log(`server: UV_THREADPOOL_SIZE=${opts.threads}, processing jobs at once: ${opts.jobs || 'default (cores)'}, memory allocator: ${allocator}`);
   if (opts.uploadersNice) console.log(`uploading guests at nice ${opts.uploadersNice} (server and readers at 0)`);
   const server = await new BenchServer(env).start();
   const rec = new Recorder();

@@ -12,6 +12,15 @@ import { receivedError, type AudioOps, type FromWorker, type MediaOps, type Oper
 
 /** Nice value of the media worker: requests first, processing gets every core nobody else wants. */
 export const WORKER_NICE = 10;
+/**
+ * jemalloc's settings for the media worker, where the image preloads jemalloc (glibc ignores
+ * them): freed memory goes back to the system within a second, from a thread of jemalloc's own,
+ * where it would keep it ten seconds. In the harsh rush the worker's peak fell from 280-292 MiB
+ * to 245-253 (docs/benchmarks.md). The server's own process keeps jemalloc's defaults: its upload
+ * pieces come and go all the time, and with them given back every second the rush's last upload
+ * came 76-94 s in instead of 58-76 s.
+ */
+export const WORKER_MALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0';
 
 /** How long a new worker may take to say it is there (loading its modules on a busy machine) before it counts as stuck. */
 const STARTUP_MS = 60_000;
@@ -172,8 +181,10 @@ export class MediaWorker implements MediaOps, AudioOps {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null && this.child.connected) return this.child;
     const { file, execArgv } = workerEntry();
     // Two malloc arenas: libvips allocates and frees large pixel buffers from several threads, and
-    // glibc's default of one arena per thread would keep hundreds of MiB it no longer uses.
-    const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2' };
+    // glibc's default of one arena per thread would keep hundreds of MiB it no longer uses. With
+    // jemalloc (the image preloads it) the same buffers go back to the system within a second,
+    // from a thread of its own, instead of after ten (WORKER_MALLOC_CONF).
+    const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', MALLOC_CONF: process.env.MALLOC_CONF ?? WORKER_MALLOC_CONF };
     // A process group of its own: a worker killed because it stopped answering takes its tools with it.
     const child = fork(file, [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true });
     this.child = child;

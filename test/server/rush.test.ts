@@ -3,7 +3,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import sharp from 'sharp';
-import { WORKER_NICE } from '../../server/processing/media-worker-client.js';
+import { WORKER_MALLOC_CONF, WORKER_NICE } from '../../server/processing/media-worker-client.js';
 import { sample } from '../helpers/samples.js';
 import { startTestServer, TestClient } from '../helpers/server.js';
 import { uploadFile } from '../helpers/uploads.js';
@@ -96,6 +96,9 @@ test('while 8 large photos process, 50 gallery requests all answer; the image wo
   assert.equal(workers.length, 1, 'one media worker runs');
   assert.equal(niceOf(`/proc/${workers[0]}/stat`), WORKER_NICE, `the media worker runs at nice ${WORKER_NICE}`);
   assert.equal(niceOf('/proc/self/stat'), 0, 'requests are answered at the normal priority');
+  // Where the image preloads jemalloc, the worker gives its pixel buffers back within a second.
+  const environ = fs.readFileSync(`/proc/${workers[0]}/environ`, 'utf8').split('\0');
+  assert.ok(environ.includes(`MALLOC_CONF=${process.env.MALLOC_CONF ?? WORKER_MALLOC_CONF}`), "the media worker has jemalloc's settings");
   await s.services.processing.idle();
   // Decoding and resizing eight 12 MP photos takes seconds of CPU: they were spent in the worker.
   assert.ok(cpuSeconds(workers[0]) > 2, `the media worker did the image work (${cpuSeconds(workers[0])} s of CPU)`);
