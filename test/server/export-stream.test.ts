@@ -39,9 +39,14 @@ function openHandles(file: string): number {
   return count;
 }
 
+/** Waits for `check` to hold (up to 15 s on a loaded machine); judged on the same look that ended the wait. */
 async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 300 && !check(); i++) await sleep(50); // up to 15 s on a loaded machine
-  assert.ok(check(), what);
+  let ok = check();
+  for (let i = 0; i < 300 && !ok; i++) {
+    await sleep(50);
+    ok = check();
+  }
+  assert.ok(ok, what);
 }
 
 /** Starts a download, takes the first chunk, then stops reading (a slow or stalled client). */
@@ -77,6 +82,8 @@ test('headers and the first entry arrive at once; a stalled client stalls the re
 
 test('a download that is interrupted can simply be started again and completes', async () => {
   const { res } = await stalledDownload();
+  // Cut while the original is being read (before that, there would be nothing to let go of).
+  await until(() => openHandles(big.file) === 1, 'the first attempt is reading the original');
   res.destroy();
   await until(() => openHandles(big.file) === 0, 'the first attempt let go of the file');
   const { status, bytes } = await download(`${s.url}/admin/api/export.zip?scope=all`, { cookie: admin.cookieHeader() }, '/dev/null');
