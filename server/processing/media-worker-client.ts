@@ -18,7 +18,7 @@ export const WORKER_NICE = 10;
  * where it would keep it ten seconds. In the harsh rush the worker's peak fell from 280-292 MiB
  * to 245-253 (docs/benchmarks.md). The server's own process keeps jemalloc's defaults: its upload
  * pieces come and go all the time, and with them given back every second the rush's last upload
- * came 76-94 s in instead of 58-76 s.
+ * came 76-94 s in instead of 57-76 s.
  */
 export const WORKER_MALLOC_CONF = 'background_thread:true,dirty_decay_ms:1000,muzzy_decay_ms:0';
 
