@@ -68,8 +68,10 @@ const opts = {
   /** --allocator=jemalloc|glibc: the server's; jemalloc (as the image) wherever it is installed. */
   allocator: args.get('allocator') ?? (jemallocPath() ? 'jemalloc' : 'glibc'),
 };
-if (opts.allocator !== 'jemalloc' && opts.allocator !== 'glibc') {
-  console.error(`--allocator=${opts.allocator}: jemalloc or glibc`);
+/** The jemalloc the server preloads, as the image does its own; undefined with glibc's allocator. */
+const jemalloc = opts.allocator === 'jemalloc' ? jemallocPath() : undefined;
+if ((opts.allocator !== 'jemalloc' && opts.allocator !== 'glibc') || (opts.allocator === 'jemalloc' && !jemalloc)) {
+  console.error(`--allocator=${opts.allocator}: jemalloc (Debian: apt-get install libjemalloc2) or glibc`);
   process.exit(2);
 }
 const PASSWORD = 'bench-password-123';
@@ -128,12 +130,7 @@ async function main(): Promise<void> {
 
   const env: Record<string, string> = { ADMIN_PASSWORD: PASSWORD, UV_THREADPOOL_SIZE: String(opts.threads) };
   if (opts.jobs) env.PROCESSING_CONCURRENCY = String(opts.jobs);
-  // The memory allocator as the image has it: jemalloc preloaded (its media worker inherits it).
-  const jemalloc = opts.allocator === 'jemalloc' ? jemallocPath() : undefined;
-  if (opts.allocator === 'jemalloc' && !jemalloc) {
-    console.error('--allocator=jemalloc: no libjemalloc.so.2 here (Debian: apt-get install libjemalloc2)');
-    process.exit(2);
-  }
+  // The media worker inherits it, as in the image.
   if (jemalloc) env.LD_PRELOAD = jemalloc;
   const allocator = jemalloc ? 'jemalloc, as the image (the media worker with WORKER_MALLOC_CONF)' : "glibc's (the image preloads jemalloc: apt-get install libjemalloc2 to measure as it runs)";
   console.log(`server: UV_THREADPOOL_SIZE=${opts.threads}, processing jobs at once: ${opts.jobs || 'default (cores)'}, memory allocator: ${allocator}`);
