@@ -17,6 +17,9 @@ export const FIXTURE_USERS = { admin: 'fixture-admin-password', sofia: 'sofia-pa
  * A data folder as the release left it: its database rebuilt from the SQL text, its session
  * secret and media copied. Sessions are made to expire a day from now (they were made with the
  * release's lifetime from the day the fixture was made): what is tested is that they survive.
+ * The upload a phone left half-way is made as recent as it was when the fixture was made (its
+ * timestamps moved to now, keeping its age): the server sweeps partial uploads untouched for a
+ * day, so left with the fixture's dates it would be swept once the fixture is a day old.
  */
 export function dataFolderOf(release: string): string {
   const from = path.join(RELEASES_DIR, release);
@@ -30,6 +33,8 @@ export function dataFolderOf(release: string): string {
       sess.cookie.expires = new Date(later).toISOString();
       db.prepare('UPDATE sessions SET sess = ?, expires = ? WHERE sid = ?').run(JSON.stringify(sess), later, s.sid);
     }
+    const now = Date.now();
+    db.prepare(`UPDATE uploads SET created_at = ? - (updated_at - created_at), updated_at = ? WHERE status = 'receiving'`).run(now, now);
   } finally {
     db.close();
   }
