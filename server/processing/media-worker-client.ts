@@ -181,9 +181,8 @@ export class MediaWorker implements MediaOps, AudioOps {
     if (this.child && this.child.exitCode === null && this.child.signalCode === null && this.child.connected) return this.child;
     const { file, execArgv } = workerEntry();
     // Two malloc arenas: libvips allocates and frees large pixel buffers from several threads, and
-    // glibc's default of one arena per thread would keep hundreds of MiB it no longer uses. With
-    // jemalloc (the image preloads it) the same buffers go back to the system within a second,
-    // from a thread of its own, instead of after ten (WORKER_MALLOC_CONF).
+    // glibc's default of one arena per thread would keep hundreds of MiB it no longer uses. Under
+    // jemalloc (the image preloads it), WORKER_MALLOC_CONF does the same.
     const env = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', MALLOC_CONF: process.env.MALLOC_CONF ?? WORKER_MALLOC_CONF };
     // A process group of its own: a worker killed because it stopped answering takes its tools with it.
     const child = fork(file, [], { execArgv, env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'], serialization: 'advanced', detached: true });
