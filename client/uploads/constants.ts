@@ -11,6 +11,8 @@ export const MAX_POLLS = 120;
 export const SUCCESS_BANNER_MS = 3000;
 /** A 409 answer moves the client back to the server's offset; this bounds a server that keeps refusing. */
 export const MAX_CONFLICTS_IN_A_ROW = 5;
+/** Times a file asks for its turn to send (each ask waits up to 20 s) before it goes without one. */
+export const MAX_TURN_ASKS = 30;
 /** The longest Retry-After the client honours; a longer one is cut to this. */
 export const MAX_RETRY_AFTER_MS = 10 * 60_000;
 

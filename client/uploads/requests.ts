@@ -1,5 +1,5 @@
 import type { ErrorCode } from '../../common/api-types';
-import { CHUNK_SIZE, MAX_CONFLICTS_IN_A_ROW, MAX_RETRY_AFTER_MS, REQUEST_TIMEOUT_MS } from './constants';
+import { CHUNK_SIZE, MAX_CONFLICTS_IN_A_ROW, MAX_RETRY_AFTER_MS, MAX_TURN_ASKS, REQUEST_TIMEOUT_MS } from './constants';
 import { MSG, statusFailed, UploadError } from './messages';
 import type { Timers, Transport, TransportRequest, TransportResponse } from './types';
 
@@ -108,8 +108,31 @@ export class UploadRequests {
     }
   }
 
+  /**
+   * GET /api/upload-turn: waits until the server can take a request of `bytes` now, so the
+   * request's answer follows its last byte instead of waiting behind every other phone's. The
+   * answer is a `?turn=` for the request's address ('' when the server gives no turns: the
+   * request goes as it is and is taken all the same).
+   */
+  async turn(bytes: number): Promise<string> {
+    for (let asked = 0; asked < MAX_TURN_ASKS; asked++) {
+      let res: TransportResponse;
+      try {
+        res = await this.send({ method: 'GET', url: `/api/upload-turn?bytes=${bytes}` }, 'chunk');
+      } catch {
+        return '';
+      }
+      if (res.status !== 200) return '';
+      const turn = parse(res.body)?.turn;
+      if (typeof turn === 'string' && turn) return `?turn=${encodeURIComponent(turn)}`;
+      if (turn !== null) return '';
+    }
+    return '';
+  }
+
   /** Files of 5 MB or less: one POST /api/upload (session_id first, then the file). */
   async single(file: File, onProgress: (bytes: number) => void, challengeId?: string | null): Promise<Created> {
+    const turn = await this.turn(file.size);
     const form = new FormData();
     form.append('session_id', this.sessionId);
     this.addFields(form, challengeId);
@@ -117,7 +140,7 @@ export class UploadRequests {
     const res = await this.send(
       {
         method: 'POST',
-        url: '/api/upload',
+        url: `/api/upload${turn}`,
         body: form,
         onUploadProgress: (loaded, total) => onProgress(Math.min(file.size, Math.round((file.size * loaded) / (total || 1)))),
       },
@@ -171,10 +194,11 @@ export class UploadRequests {
       form.append('is_last_chunk', String(last));
       this.addFields(form, challengeId);
       form.append('file', file.slice(start, end), file.name);
+      const turn = await this.turn(end - start);
       const res = await this.send(
         {
           method: 'POST',
-          url: '/api/upload-chunk',
+          url: `/api/upload-chunk${turn}`,
           body: form,
           onUploadProgress: (loaded, t) => onProgress(start + Math.min(end - start, Math.round(((end - start) * loaded) / (t || 1)))),
         },

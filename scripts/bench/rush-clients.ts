@@ -20,6 +20,30 @@ export interface Run {
   harsh?: boolean;
   /** A guest's first request made by another process (the readers'), where one runs. */
   visit?: () => Promise<void>;
+  /** --no-turns: each upload request sent at once, without asking for its turn (the page before turns). */
+  noTurns?: boolean;
+}
+
+export const TURN = 'GET /api/upload-turn (waiting for the turn)';
+
+/** As the page does (client/uploads/requests.ts turn()): waits for the turn to send `bytes`; '' without one. */
+async function turn(run: Run, b: Browser, bytes: number): Promise<string> {
+  if (run.noTurns) return '';
+  for (let asked = 0; asked < 30; asked++) {
+    let a: Answer;
+    try {
+      a = await b.request('GET', `/api/upload-turn?bytes=${bytes}`);
+    } catch {
+      run.rec.failed(TURN);
+      return '';
+    }
+    run.rec.add(TURN, a.ms, a.status);
+    if (a.status !== 200) return '';
+    const t = JSON.parse(a.body).turn;
+    if (typeof t === 'string' && t) return `?turn=${encodeURIComponent(t)}`;
+    if (t !== null) return '';
+  }
+  return '';
 }
 
 /** A phone's first request: a new connection, its setup included in the time. */
@@ -74,7 +98,7 @@ async function uploadSingle(run: Run, b: Browser, f: MediaFile, session: string)
   return withRetry(
     run,
     'POST /api/upload',
-    () => b.request('POST', '/api/upload', { headers: { 'content-type': form.type }, body: { file: f.path, start: 0, end: f.size, ...form } }),
+    async () => b.request('POST', `/api/upload${await turn(run, b, f.size)}`, { headers: { 'content-type': form.type }, body: { file: f.path, start: 0, end: f.size, ...form } }),
     (a) => {
       run.rec.add('POST /api/upload', a.ms, a.status);
       run.rec.add('POST /api/upload (client\'s last byte to answer)', a.afterLastByteMs, a.status);
@@ -93,7 +117,7 @@ async function uploadChunked(run: Run, b: Browser, f: MediaFile, session: string
     const a = await withRetry(
       run,
       'POST /api/upload-chunk',
-      () => b.request('POST', '/api/upload-chunk', { headers: { 'content-type': form.type }, body: { file: f.path, start, end, ...form } }),
+      async () => b.request('POST', `/api/upload-chunk${await turn(run, b, end - start)}`, { headers: { 'content-type': form.type }, body: { file: f.path, start, end, ...form } }),
       (x) => {
         run.rec.add('POST /api/upload-chunk', x.ms, x.status);
         run.rec.add('POST /api/upload-chunk (client\'s last byte to answer)', x.afterLastByteMs, x.status);

@@ -22,6 +22,8 @@
 //     gallery visitor on a new one, a phone arriving every 500 ms (idle too, for the baseline);
 //     every chunk timed also from the client's last byte to the answer; the rush
 //     phase ends once every upload is answered (the processing tail is waited for, not measured)
+//   --no-turns: guests send each upload request at once, without asking for its turn first
+//     (GET /api/upload-turn), as the page did before turns: the baseline for turns
 //   RUSH_TRACE=FILE (environment): one JSON line per chunk (when it began, its size, its times)
 // The media are made in memory (/dev/shm) when it has room, else in the temp folder: on the day
 // the files come from the phones' own storage, and reading gigabytes of them from the server's
@@ -158,7 +160,7 @@ async function main(): Promise<void> {
     await waitSettled(server.url, seeded, opts.tailMinutes);
     await approveAll(server.url, PASSWORD);
 
-    const run: Run = { rec, stopped: () => stop, harsh };
+    const run: Run = { rec, stopped: () => stop, harsh, noTurns: args.has('no-turns') };
     const polled = seeded.filter((o) => o.photoId);
     const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: opts.browsers, seeded: polled, warmUpMs: opts.warmUpSeconds * 1000, harsh });
     if (harsh) run.visit = () => readers.visit();

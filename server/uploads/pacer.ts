@@ -69,6 +69,8 @@ interface Waiting {
 }
 
 const waiting: Waiting[] = [];
+/** When a piece last had to wait, or the writes last stood at a quarter of their cap or more. */
+let busyAt = -Infinity;
 let used = 0;
 let writing = 0;
 let writingPeak = 0;
@@ -86,13 +88,25 @@ export function paceUploadBytes(bytes: number, go: () => void, body?: BodyProgre
     used += bytes;
     go();
   } else {
-    waiting.push({ bytes, go, body, since: performance.now() });
+    busyAt = performance.now();
+    waiting.push({ bytes, go, body, since: busyAt });
   }
+}
+
+/**
+ * Milliseconds since the server last fell behind the upload bytes coming in (a piece waited its
+ * turn, or the writes stood at a quarter of their cap). Long: whatever is being sent is read as it
+ * comes, and the disk keeps up (uploads/turns.ts admits more then).
+ */
+export function msSinceBusy(now = performance.now()): number {
+  if (waiting.length || writing >= WRITING_CAP_BYTES / 4) busyAt = now;
+  return now - busyAt;
 }
 
 /** Upload bytes handed to the file system (counted until `writeEnded`). */
 export function writeStarted(bytes: number): void {
   writing += bytes;
+  if (writing >= WRITING_CAP_BYTES / 4) busyAt = performance.now();
   writingPeak = Math.max(writingPeak, writing);
 }
 

@@ -6,6 +6,7 @@ import { readMultipart, sendErrorAfterDrain } from '../http/multipart.js';
 import { fileTooLarge } from './single-upload.js';
 import type { StoredUpload } from './store.js';
 import type { ReadForm } from './streams.js';
+import type { UploadTurns } from './turns.js';
 import type { UploadsService } from './uploads.service.js';
 
 /** Room for the multipart envelope around a file of the largest allowed size. */
@@ -39,11 +40,19 @@ const freshConnection: RequestHandler = (_req, res, next) => {
   next();
 };
 
-/** POST /api/upload, POST /api/upload-chunk, GET /api/upload-chunk/offset. */
-export function uploadsRouter(uploads: UploadsService, limits: { maxUploadBytes: number; maxInProgress: number }): Router {
+/** POST /api/upload, POST /api/upload-chunk, GET /api/upload-chunk/offset, GET /api/upload-turn. */
+export function uploadsRouter(uploads: UploadsService, turns: UploadTurns, limits: { maxUploadBytes: number; maxInProgress: number }): Router {
   const { maxUploadBytes } = limits;
+  const busy = () => new AppError('unavailable', 'errors.uploads.too_many_in_progress', undefined, { retry_after: BUSY_RETRY_AFTER_S });
+  // A request sent in its turn (?turn=): the turn is used, and given back once it is answered.
+  const inTurn: RequestHandler = (req, res, next) => {
+    const token = typeof req.query.turn === 'string' ? req.query.turn : '';
+    const giveBack = token ? turns.claim(token) : undefined;
+    if (giveBack) res.once('close', giveBack);
+    next();
+  };
   // One count for both routes: every upload request in progress holds a connection and a file.
-  const capped = inProgressCap(limits.maxInProgress, () => new AppError('unavailable', 'errors.uploads.too_many_in_progress', undefined, { retry_after: BUSY_RETRY_AFTER_S }));
+  const capped = inProgressCap(limits.maxInProgress, busy);
   // Checked before any byte is read; the body is drained so a phone still sending sees the answer.
   const before =
     (check: (req: Request) => Promise<void>): RequestHandler =>
@@ -64,11 +73,11 @@ export function uploadsRouter(uploads: UploadsService, limits: { maxUploadBytes:
   };
 
   const api = Router();
-  api.post('/upload', freshConnection, capped, withGuest, declaredSizeFits, enabledOnly, roomForFile, async (req, res) => {
+  api.post('/upload', freshConnection, inTurn, capped, withGuest, declaredSizeFits, enabledOnly, roomForFile, async (req, res) => {
     sendCreated(res, await uploads.receiveFile(formOf(req), guestId(res)));
   });
 
-  api.post('/upload-chunk', freshConnection, capped, withGuest, enabledOnly, async (req, res) => {
+  api.post('/upload-chunk', freshConnection, inTurn, capped, withGuest, enabledOnly, async (req, res) => {
     const r = await uploads.receiveChunk(formOf(req), guestId(res), req.ip ?? '');
     if ('stored' in r) sendCreated(res, r.stored);
     else res.json({ success: true, ...r.progress });
@@ -87,6 +96,16 @@ export function uploadsRouter(uploads: UploadsService, limits: { maxUploadBytes:
       challengeId: str('challenge_id') || undefined,
     });
     res.json({ success: true, ...progress });
+  });
+
+  // A turn to send an upload request of `bytes` (uploads/turns.ts): answered once it is this
+  // phone's turn ({turn}), or after a while with {turn: null} (ask again).
+  api.get('/upload-turn', async (req, res) => {
+    const bytes = Math.min(Math.max(0, Number(req.query.bytes) || 0), maxUploadBytes + ENVELOPE_BYTES);
+    const waiting = turns.ask(bytes, (leave) => res.once('close', leave));
+    if (!waiting) throw busy();
+    const turn = await waiting;
+    if (!res.writableEnded && !res.destroyed) res.json({ success: true, turn });
   });
   return api;
 }

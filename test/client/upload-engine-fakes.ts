@@ -141,5 +141,6 @@ export function happy(r: SeenRequest): Reply {
   }
   if (r.path.endsWith('/status')) return json(200, { success: true, status: 'complete', duplicate_type: null });
   if (r.path === '/api/upload-chunk/offset') return json(200, { success: true, received_bytes: 0 });
+  if (r.path === '/api/upload-turn') return json(200, { success: true, turn: `turn-${r.query.get('bytes')}` });
   return json(404, { success: false, error: 'Not found' });
 }

@@ -172,7 +172,7 @@ test('Retry on a resumable item resets it and resumes from the server offset', a
   assert.deepEqual(seen[1], ['uploading', 0], 'and restarted');
   assert.equal(engine.box, 'uploading');
   await clock.advance(1);
-  const after = server.requests.slice(before);
+  const after = server.requests.slice(before).filter((r) => r.path !== '/api/upload-turn');
   assert.equal(after[0].path, '/api/upload-chunk/offset');
   assert.equal(after[1].field('chunk_start'), String(CHUNK_SIZE));
   await clock.advance(5000);
