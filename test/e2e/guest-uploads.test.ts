@@ -13,10 +13,17 @@ let srv: ServerProcess;
 let page: Page;
 let errors: string[];
 const posts: string[] = [];
+/** The turn each POST was sent in (its ?turn=), '' for none. */
+const turnsOfPosts: string[] = [];
 before(async () => {
   [browser, srv] = await Promise.all([launchBrowser(), new ServerProcess(undefined, { COUPLE_NAMES: 'Emma & James' }).start()]);
   ({ page, errors } = await newPage(browser));
-  page.on('request', (r) => r.method() === 'POST' && posts.push(new URL(r.url()).pathname));
+  page.on('request', (r) => {
+    if (r.method() !== 'POST') return;
+    const u = new URL(r.url());
+    posts.push(u.pathname);
+    turnsOfPosts.push(u.searchParams.get('turn') ?? '');
+  });
 });
 after(async () => {
   await browser?.close();
@@ -90,6 +97,10 @@ test('a file over 5 MB goes up in chunks', async () => {
   const sent = posts.slice(before);
   assert.equal(sent.filter((p) => p === '/api/upload-chunk').length, Math.ceil(size / 5_242_880));
   assert.equal(sent.filter((p) => p === '/api/upload').length, 0);
+  // Each chunk waited for its turn (GET /api/upload-turn) and went with it, each turn its own.
+  const turns = turnsOfPosts.slice(before).filter((_, i) => sent[i] === '/api/upload-chunk');
+  assert.ok(turns.every((t) => t.length > 0), `every chunk went in a turn: ${JSON.stringify(turns)}`);
+  assert.equal(new Set(turns).size, turns.length);
   const admin = new TestClient(srv.url);
   await admin.login();
   const stored = (await adminPhotos(admin)).find((p) => p.original_filename === 'reception-lossless.mp4');
