@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { Transform } from 'node:stream';
 
 export interface Answer {
   status: number;
@@ -19,6 +20,33 @@ export interface Answer {
 
 export type Body = { buffer: Buffer } | { file: string; start: number; end: number; head: string; tail: string };
 
+/** --upload-mbps: the most each upload request's body sends per second (a phone on Wi-Fi); 0 for no limit. */
+let uploadBytesPerSecond = 0;
+export function limitUploadRate(bytesPerSecond: number): void {
+  uploadBytesPerSecond = bytesPerSecond;
+}
+
+/** --rtt-ms: a network round trip the guests' requests pay (a new connection, the request's way there and the answer's back). */
+let roundTripMs = 0;
+export function simulateRoundTrip(ms: number): void {
+  roundTripMs = ms;
+}
+
+/** Lets bytes through no faster than `rate` a second, from the first one on. */
+function throttle(rate: number): Transform {
+  let sent = 0;
+  let began = 0;
+  return new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      if (!began) began = performance.now();
+      sent += chunk.length;
+      const due = began + (sent / rate) * 1000 - performance.now();
+      if (due > 1) setTimeout(() => done(null, chunk), due);
+      else done(null, chunk);
+    },
+  });
+}
+
 /** How long each request waited for a free connection of its browser (ms), for the report. */
 export const connectionWaits: number[] = [];
 
@@ -28,7 +56,16 @@ export class Browser {
 
   constructor(readonly base: string) {}
 
-  request(method: string, pathname: string, opts: { body?: Body; headers?: Record<string, string> } = {}): Promise<Answer> {
+  async request(method: string, pathname: string, opts: { body?: Body; headers?: Record<string, string> } = {}): Promise<Answer> {
+    if (!roundTripMs) return this.send(method, pathname, opts);
+    // A round trip to connect and half of one for the request to arrive; half for the answer to come back.
+    await new Promise((r) => setTimeout(r, 1.5 * roundTripMs));
+    const a = await this.send(method, pathname, opts);
+    await new Promise((r) => setTimeout(r, roundTripMs / 2));
+    return a;
+  }
+
+  private send(method: string, pathname: string, opts: { body?: Body; headers?: Record<string, string> }): Promise<Answer> {
     const url = new URL(pathname, this.base);
     const headers: Record<string, string | number> = { ...opts.headers };
     if (this.cookie) headers.cookie = this.cookie;
@@ -79,8 +116,9 @@ export class Browser {
         req.write(b.head);
         const src = fs.createReadStream(b.file, { start: b.start, end: b.end - 1, highWaterMark: 1 << 20 });
         src.on('error', (e) => req.destroy(e));
-        src.on('end', () => req.end(b.tail));
-        src.pipe(req, { end: false });
+        const body = uploadBytesPerSecond > 0 ? src.pipe(throttle(uploadBytesPerSecond)) : src;
+        body.on('end', () => req.end(b.tail));
+        body.pipe(req, { end: false });
       }
     });
   }

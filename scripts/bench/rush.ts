@@ -24,6 +24,10 @@
 //     phase ends once every upload is answered (the processing tail is waited for, not measured)
 //   --no-turns: guests send each upload request at once, without asking for its turn first
 //     (GET /api/upload-turn), as the page did before turns: the baseline for turns
+//   --upload-mbps=N: each upload request's body goes no faster than N MB/s (phones on Wi-Fi),
+//     where without it they go as fast as loopback carries them
+//   --rtt-ms=N: each guest's request waits 1.5 x N ms before it goes and N/2 after its answer (a
+//     new connection over a network with that round trip), the guests' uploads and polls only
 //   RUSH_TRACE=FILE (environment): one JSON line per chunk (when it began, its size, its times)
 // The media are made in memory (/dev/shm) when it has room, else in the temp folder: on the day
 // the files come from the phones' own storage, and reading gigabytes of them from the server's
@@ -37,7 +41,7 @@ import { openDatabase } from '../../server/db/open.js';
 import { RECOMMENDED_THREAD_POOL } from '../../server/threadpool.js';
 import { BenchServer, jemallocPath } from './bench-server.js';
 import { approveAll, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
-import { Browser, connectionWaits, lagMonitor, percentile, Recorder } from './rush-http.js';
+import { Browser, connectionWaits, lagMonitor, limitUploadRate, percentile, Recorder, simulateRoundTrip } from './rush-http.js';
 import { Readers, report } from './rush-report.js';
 import { generateMedia, type MediaFile } from './rush-media.js';
 
@@ -136,6 +140,9 @@ async function main(): Promise<void> {
   if (jemalloc) env.LD_PRELOAD = jemalloc;
   const allocator = jemalloc ? 'jemalloc, as the image (the media worker with WORKER_MALLOC_CONF)' : "glibc's (the image preloads jemalloc: apt-get install libjemalloc2 to measure as it runs)";
   console.log(`server: UV_THREADPOOL_SIZE=${opts.threads}, processing jobs at once: ${opts.jobs || 'default (cores)'}, memory allocator: ${allocator}`);
+  if (args.has('rtt-ms')) console.log(`each guest's request pays a ${args.get('rtt-ms')} ms round trip (1.5 before it, 0.5 after its answer)`);
+  if (args.has('upload-mbps')) console.log(`each upload request sends at most ${args.get('upload-mbps')} MB/s`);
+  console.log(`uploads ${args.has('no-turns') ? 'sent at once, without turns (--no-turns)' : 'sent in their turn (GET /api/upload-turn first, as the page does)'}`);
   if (opts.uploadersNice) console.log(`uploading guests at nice ${opts.uploadersNice} (server and readers at 0)`);
   const server = await new BenchServer(env).start();
   const rec = new Recorder();
@@ -161,6 +168,9 @@ async function main(): Promise<void> {
     await approveAll(server.url, PASSWORD);
 
     const run: Run = { rec, stopped: () => stop, harsh, noTurns: args.has('no-turns') };
+    const uploadMbps = Number(args.get('upload-mbps') ?? 0);
+    limitUploadRate(uploadMbps * 1e6);
+    simulateRoundTrip(Number(args.get('rtt-ms') ?? 0));
     const polled = seeded.filter((o) => o.photoId);
     const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: opts.browsers, seeded: polled, warmUpMs: opts.warmUpSeconds * 1000, harsh });
     if (harsh) run.visit = () => readers.visit();

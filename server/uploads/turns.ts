@@ -12,11 +12,15 @@ import { msSinceBusy } from './pacer.js';
 export const ADMITTED_BYTES = 16 * 1024 * 1024;
 
 /**
- * Beyond that budget, one more turn is given whenever the server has kept up for this long (no
- * piece waited in the pacer, the writes well under their cap) since it last gave one: phones on a
- * slow network send slower than the disk takes, and the budget alone would keep the rest waiting.
+ * Beyond that budget, one more turn is given every KEPT_UP_MS while the server keeps up (no piece
+ * waited in the pacer, the writes well under their cap): phones on a slow network send slower
+ * than the disk takes, and the budget alone would keep the rest waiting. At most
+ * UNCLAIMED_MAX turns wait for their requests at once: a phone on a poor network takes a few
+ * round trips (a new connection) to come with its request, so a single one at a time would admit
+ * too few, and if phones come fast and the server falls behind, no more are given.
  */
 export const KEPT_UP_MS = 50;
+export const UNCLAIMED_MAX = 4;
 
 /** A turn not used within this long is given back (the phone went away between its turn and its chunk). */
 export const CLAIM_MS = 5_000;
@@ -47,8 +51,10 @@ export class UploadTurns {
   private asking: Asking[] = [];
   private given = new Map<string, Given>();
   private admitted = 0;
-  /** When the last turn given beyond the budget was given, or its request came. */
-  private keptUpSince = -Infinity;
+  /** Turns given whose requests have not come yet. */
+  private unclaimed = 0;
+  /** When the last turn beyond the budget was given. */
+  private lastBeyond = -Infinity;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -97,7 +103,7 @@ export class UploadTurns {
     if (!g || !g.expiry) return undefined;
     clearTimeout(g.expiry);
     g.expiry = undefined;
-    this.keptUpSince = Math.max(this.keptUpSince, performance.now());
+    this.unclaimed--;
     let done = false;
     return () => {
       if (done) return;
@@ -112,6 +118,7 @@ export class UploadTurns {
     for (const a of this.asking.splice(0)) a.answer(null);
     for (const g of this.given.values()) clearTimeout(g.expiry);
     this.given.clear();
+    this.unclaimed = 0;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
   }
@@ -119,6 +126,7 @@ export class UploadTurns {
   private giveBack(token: string): void {
     const g = this.given.get(token);
     if (!g) return;
+    if (g.expiry) this.unclaimed--;
     clearTimeout(g.expiry);
     this.given.delete(token);
     this.admitted -= g.bytes;
@@ -130,6 +138,7 @@ export class UploadTurns {
     const g: Given = { bytes: a.bytes };
     g.expiry = setTimeout(() => this.giveBack(token), this.limits.claimMs);
     this.given.set(token, g);
+    this.unclaimed++;
     this.admitted += a.bytes;
     a.answer(token);
   }
@@ -140,9 +149,9 @@ export class UploadTurns {
       const next = this.asking[0];
       const fits = this.admitted === 0 || this.admitted + next.bytes <= this.limits.admittedBytes;
       const now = performance.now();
-      const keptUp = !fits && msSinceBusy(now) >= KEPT_UP_MS && now - this.keptUpSince >= KEPT_UP_MS && !this.unclaimed();
+      const keptUp = !fits && msSinceBusy(now) >= KEPT_UP_MS && now - this.lastBeyond >= KEPT_UP_MS && this.unclaimed < UNCLAIMED_MAX;
       if (!fits && !keptUp) break;
-      if (keptUp) this.keptUpSince = now;
+      if (keptUp) this.lastBeyond = now;
       this.asking.shift();
       this.give(next);
     }
@@ -152,10 +161,5 @@ export class UploadTurns {
         this.pump();
       }, KEPT_UP_MS / 2);
     }
-  }
-
-  private unclaimed(): boolean {
-    for (const g of this.given.values()) if (g.expiry) return true;
-    return false;
   }
 }

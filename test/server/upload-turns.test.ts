@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { writeEnded, writeStarted, WRITING_CAP_BYTES } from '../../server/uploads/pacer.js';
-import { ADMITTED_BYTES, KEPT_UP_MS, UploadTurns } from '../../server/uploads/turns.js';
+import { KEPT_UP_MS, UNCLAIMED_MAX, UploadTurns } from '../../server/uploads/turns.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tinyImage, uploadFile } from '../helpers/uploads.js';
 
@@ -13,90 +13,130 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MiB = 1024 * 1024;
 const limits = (over: Partial<ConstructorParameters<typeof UploadTurns>[0]> = {}) => ({ admittedBytes: 10 * MiB, claimMs: 5_000, askMs: 20_000, maxWaiting: 100, ...over });
 
-/** An ask and what became of it so far. */
+/** Waits until `cond` holds (a loaded machine may run timers late), failing after `ms`. */
+async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!cond()) {
+    if (performance.now() > end) assert.fail(`still not: ${what}`);
+    await sleep(5);
+  }
+}
+
+/** An ask and what became of it so far: the turn, and when it came (performance.now()). */
 function ask(turns: UploadTurns, bytes: number) {
-  const out: { turn?: string | null; leave?: () => void } = {};
+  const out: { turn?: string | null; at?: number; leave?: () => void } = {};
   const p = turns.ask(bytes, (leave) => (out.leave = leave));
   assert.ok(p, 'the ask is taken');
-  void p.then((t) => (out.turn = t));
+  void p.then((t) => {
+    out.turn = t;
+    out.at = performance.now();
+  });
   return out;
 }
 
+/** The server falls behind (the writes over a quarter of their cap) until the returned function is called. */
+function behind(): () => void {
+  writeStarted(WRITING_CAP_BYTES / 2);
+  return () => writeEnded(WRITING_CAP_BYTES / 2);
+}
+
 test('turns are given first come, first served within the admitted bytes; a used turn given back lets the next in', async () => {
+  const caughtUp = behind();
   const turns = new UploadTurns(limits());
-  const a = ask(turns, 5 * MiB);
-  const b = ask(turns, 5 * MiB);
-  const c = ask(turns, 5 * MiB);
-  await sleep(5 * KEPT_UP_MS);
-  assert.equal(typeof a.turn, 'string');
-  assert.equal(typeof b.turn, 'string');
-  assert.notEqual(a.turn, b.turn);
-  assert.equal(c.turn, undefined, 'a third 5 MiB is over the 10 MiB admitted, and the turns given are not used yet');
-  assert.equal(turns.waiting(), 1);
-  const giveBack = turns.claim(a.turn!);
-  assert.ok(giveBack, 'a turn given is used once');
-  assert.equal(turns.claim(a.turn!), undefined, 'and not twice');
-  assert.equal(turns.claim('made-up'), undefined, 'a token never given is no turn');
-  giveBack();
-  await sleep(1);
-  assert.equal(typeof c.turn, 'string', 'the request answered gives its bytes back: the next phone goes');
-  turns.close();
+  try {
+    const a = ask(turns, 5 * MiB);
+    const b = ask(turns, 5 * MiB);
+    const c = ask(turns, 5 * MiB);
+    await until(() => a.turn !== undefined && b.turn !== undefined, 'a and b have turns');
+    assert.equal(typeof a.turn, 'string');
+    assert.notEqual(a.turn, b.turn);
+    await sleep(4 * KEPT_UP_MS);
+    assert.equal(c.turn, undefined, 'a third 5 MiB is over the 10 MiB admitted while the server is behind');
+    assert.equal(turns.waiting(), 1);
+    const giveBack = turns.claim(a.turn!);
+    assert.ok(giveBack, 'a turn given is used once');
+    assert.equal(turns.claim(a.turn!), undefined, 'and not twice');
+    assert.equal(turns.claim('made-up'), undefined, 'a token never given is no turn');
+    await sleep(2 * KEPT_UP_MS);
+    assert.equal(c.turn, undefined, 'a request under way still holds its bytes');
+    giveBack();
+    await until(() => c.turn !== undefined, 'c has its turn');
+    assert.equal(typeof c.turn, 'string', 'the request answered gives its bytes back: the next phone goes');
+  } finally {
+    caughtUp();
+    turns.close();
+  }
 });
 
-test('beyond the budget, one more turn once the server has kept up for a while since the last request came; none while it is behind', async () => {
+test('beyond the budget, one more turn every 50 ms while the server keeps up, at most 4 waiting for their requests; none while it is behind', async () => {
   const turns = new UploadTurns(limits({ admittedBytes: 5 * MiB }));
-  const a = ask(turns, 5 * MiB);
-  await sleep(1);
-  const used = turns.claim(a.turn!)!; // a's request came and is being read (a slow phone: it keeps up)
-  // The writes stand over a quarter of their cap: the server is behind; nobody else goes.
-  writeStarted(WRITING_CAP_BYTES / 2);
-  const b = ask(turns, 5 * MiB);
-  await sleep(4 * KEPT_UP_MS);
-  assert.equal(b.turn, undefined, 'behind: the next waits for bytes given back');
-  writeEnded(WRITING_CAP_BYTES / 2);
-  await sleep(3 * KEPT_UP_MS);
-  assert.equal(typeof b.turn, 'string', 'kept up for a while: one more turn although the budget is used');
-  const c = ask(turns, 5 * MiB);
-  await sleep(3 * KEPT_UP_MS);
-  assert.equal(c.turn, undefined, 'not while the turn given beyond the budget waits for its request');
-  turns.claim(b.turn!);
-  await sleep(3 * KEPT_UP_MS);
-  assert.equal(typeof c.turn, 'string', 'its request came and the server kept up: one more');
-  used();
-  turns.close();
+  let caughtUp = behind();
+  try {
+    const a = ask(turns, 5 * MiB);
+    await until(() => a.turn !== undefined, 'a has its turn');
+    turns.claim(a.turn!); // a's request came and is being read (a slow phone)
+    const more = Array.from({ length: UNCLAIMED_MAX + 2 }, () => ask(turns, 5 * MiB));
+    await sleep(4 * KEPT_UP_MS);
+    assert.equal(more.filter((m) => m.turn !== undefined).length, 0, 'behind: the others wait for bytes given back');
+    caughtUp();
+    caughtUp = () => {};
+    const given = () => more.filter((m) => m.turn !== undefined);
+    await until(() => given().length === UNCLAIMED_MAX, 'four turns beyond the budget');
+    await sleep(4 * KEPT_UP_MS);
+    assert.equal(given().length, UNCLAIMED_MAX, 'no more while four turns wait for their requests');
+    const at = given().map((m) => m.at!);
+    for (let i = 1; i < at.length; i++) assert.ok(at[i] - at[i - 1] >= KEPT_UP_MS - 1, `a turn every 50 ms at most: ${at.map((t) => (t - at[0]).toFixed(0)).join(', ')}`);
+    turns.claim(more[0].turn!);
+    await until(() => given().length === UNCLAIMED_MAX + 1, 'one request came: one more turn');
+    await sleep(4 * KEPT_UP_MS);
+    assert.equal(more.at(-1)!.turn, undefined);
+  } finally {
+    caughtUp();
+    turns.close();
+  }
 });
 
 test('a turn not used is given back after the claim time; a phone that leaves leaves the queue', async () => {
-  const turns = new UploadTurns(limits({ admittedBytes: 5 * MiB, claimMs: 150, maxWaiting: 2 }));
-  const a = ask(turns, 5 * MiB);
-  const b = ask(turns, 5 * MiB);
-  const c = ask(turns, 5 * MiB);
-  assert.equal(turns.ask(1, () => {}), undefined, 'a is going and b and c wait: a third waiting is over maxWaiting, refused');
-  await sleep(50);
-  assert.equal(typeof a.turn, 'string');
-  assert.equal(b.turn, undefined);
-  await sleep(200);
-  assert.equal(typeof b.turn, 'string', "a's turn was never used: given back, b goes");
-  assert.equal(turns.claim(a.turn!), undefined, 'a turn given back cannot be used any more');
-  c.leave!(); // c's phone went away before its turn
-  await sleep(1);
-  assert.equal(c.turn, null);
-  assert.equal(turns.waiting(), 0);
-  turns.close();
+  const caughtUp = behind();
+  const turns = new UploadTurns(limits({ admittedBytes: 5 * MiB, claimMs: 300, maxWaiting: 2 }));
+  try {
+    const a = ask(turns, 5 * MiB);
+    const b = ask(turns, 5 * MiB);
+    const c = ask(turns, 5 * MiB);
+    assert.equal(turns.ask(1, () => {}), undefined, 'a is going and b and c wait: a third waiting is over maxWaiting, refused');
+    await until(() => a.turn !== undefined, 'a has its turn');
+    assert.equal(b.turn, undefined);
+    await until(() => b.turn !== undefined, "a's turn was never used: given back, b goes");
+    assert.equal(typeof b.turn, 'string');
+    assert.equal(turns.claim(a.turn!), undefined, 'a turn given back cannot be used any more');
+    c.leave!(); // c's phone went away before its turn
+    await until(() => c.turn !== undefined, 'c is answered');
+    assert.equal(c.turn, null);
+    assert.equal(turns.waiting(), 0);
+  } finally {
+    caughtUp();
+    turns.close();
+  }
 });
 
 test('an ask without a turn in its time is answered "ask again"; close answers everyone waiting', async () => {
+  const caughtUp = behind();
   const turns = new UploadTurns(limits({ admittedBytes: 5 * MiB, askMs: 300 }));
-  const a = ask(turns, 5 * MiB);
-  const b = ask(turns, 5 * MiB);
-  await sleep(400);
-  assert.equal(typeof a.turn, 'string');
-  assert.equal(b.turn, null, 'no turn within the ask time: the answer says ask again');
-  const c = ask(turns, 5 * MiB);
-  turns.close();
-  await sleep(1);
-  assert.equal(c.turn, null, 'closing: everyone waiting is answered');
-  assert.equal(await turns.ask(1, () => {}), null, 'after close: no turns');
+  try {
+    const a = ask(turns, 5 * MiB);
+    const b = ask(turns, 5 * MiB);
+    await until(() => b.turn !== undefined, 'b is answered');
+    assert.equal(typeof a.turn, 'string');
+    assert.equal(b.turn, null, 'no turn within the ask time: the answer says ask again');
+    const c = ask(turns, 5 * MiB);
+    turns.close();
+    await until(() => c.turn !== undefined, 'c is answered');
+    assert.equal(c.turn, null, 'closing: everyone waiting is answered');
+    assert.equal(await turns.ask(1, () => {}), null, 'after close: no turns');
+  } finally {
+    caughtUp();
+    turns.close();
+  }
 });
 
 let s: TestServer;
@@ -112,22 +152,24 @@ const askHttp = async (site: TestServer, bytes: number) => {
   return { status: res.status, body: (await res.json()) as { success: boolean; turn: string | null } };
 };
 
-test('over HTTP: turns for 5 MiB chunks, the next given when a request sent in its turn is answered; requests without a turn are still taken', async () => {
-  const perChunk = 5 * MiB;
-  const fit = Math.floor(ADMITTED_BYTES / perChunk);
-  const given = await Promise.all(Array.from({ length: fit }, () => askHttp(s, perChunk)));
+test('over HTTP: turns, and the next given when a request comes in its turn; a request without a turn is still taken and uses none', async () => {
+  // On an idle server: three 5 MiB turns fit the budget, and one more is given beyond it (the
+  // server keeps up); then four wait for their requests and the next phone waits.
+  const given = await Promise.all(Array.from({ length: UNCLAIMED_MAX }, () => askHttp(s, 5 * MiB)));
   for (const g of given) {
     assert.equal(g.status, 200);
     assert.equal(typeof g.body.turn, 'string');
   }
+  assert.equal(new Set(given.map((g) => g.body.turn)).size, UNCLAIMED_MAX);
   let next: { status: number; body: { turn: string | null } } | undefined;
-  const nextAsk = askHttp(s, perChunk).then((r) => (next = r));
-  await sleep(300);
-  assert.equal(next, undefined, 'over the admitted bytes, with every turn given still unused: the next phone waits');
+  const nextAsk = askHttp(s, 5 * MiB).then((r) => (next = r));
+  await sleep(6 * KEPT_UP_MS);
+  assert.equal(next, undefined, 'four turns wait for their requests: the next phone waits');
 
-  const image = await tinyImage('jpeg');
-  const plain = await uploadFile(s.url, image, 'no-turn.jpg');
+  const plain = await uploadFile(s.url, await tinyImage('jpeg'), 'no-turn.jpg');
   assert.equal(plain.status, 201, 'an upload without a turn is taken as before');
+  await sleep(6 * KEPT_UP_MS);
+  assert.equal(next, undefined, 'and it used nobody\'s turn');
 
   const form = new FormData();
   form.append('session_id', 'turns');
@@ -136,13 +178,12 @@ test('over HTTP: turns for 5 MiB chunks, the next given when a request sent in i
   assert.equal(res.status, 201, 'an upload in its turn is stored');
   await nextAsk;
   assert.equal(next!.status, 200);
-  assert.equal(typeof next!.body.turn, 'string', 'its answer gave the turn back: the waiting phone goes');
+  assert.equal(typeof next!.body.turn, 'string', 'a request came in its turn: the waiting phone goes');
 });
 
 test('over HTTP: a server closing answers every phone waiting for a turn (ask again)', async () => {
   const site = await startTestServer();
-  const fit = Math.floor(ADMITTED_BYTES / (5 * MiB));
-  await Promise.all(Array.from({ length: fit }, () => askHttp(site, 5 * MiB)));
+  await Promise.all(Array.from({ length: UNCLAIMED_MAX }, () => askHttp(site, 5 * MiB)));
   const waiting = askHttp(site, 5 * MiB);
   await sleep(200);
   await site.close();
