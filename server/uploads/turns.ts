@@ -12,12 +12,13 @@ import { msSinceBusy } from './pacer.js';
 export const ADMITTED_BYTES = 16 * 1024 * 1024;
 
 /**
- * Beyond that budget, one more turn is given every KEPT_UP_MS while the server keeps up (no piece
- * waited in the pacer, the writes well under their cap): phones on a slow network send slower
- * than the disk takes, and the budget alone would keep the rest waiting. At most
- * UNCLAIMED_MAX turns wait for their requests at once: a phone on a poor network takes a few
- * round trips (a new connection) to come with its request, so a single one at a time would admit
- * too few, and if phones come fast and the server falls behind, no more are given.
+ * Beyond that budget, one more turn is given while the server keeps up (no piece waited in the
+ * pacer, the writes well under their cap), at most one every KEPT_UP_MS and not within KEPT_UP_MS
+ * of a request coming in its turn (its bytes may be about to make the server busy): phones on a
+ * slow network send slower than the disk takes, and the budget alone would keep the rest waiting.
+ * At most UNCLAIMED_MAX turns wait for their requests at once: a phone on a poor network takes a
+ * few round trips (a new connection) to come with its request, so one such turn at a time would
+ * admit too few.
  */
 export const KEPT_UP_MS = 50;
 export const UNCLAIMED_MAX = 4;
@@ -53,7 +54,7 @@ export class UploadTurns {
   private admitted = 0;
   /** Turns given whose requests have not come yet. */
   private unclaimed = 0;
-  /** When the last turn beyond the budget was given. */
+  /** When the last turn beyond the budget was given, or the last request came in its turn. */
   private lastBeyond = -Infinity;
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
@@ -67,8 +68,8 @@ export class UploadTurns {
 
   /**
    * Waits for a turn for `bytes` (the request's size): the turn's token, or null when none came
-   * within the ask time (ask again) or the server is closing. `gone` is called if the phone leaves
-   * first; undefined when too many are waiting already.
+   * within the ask time (ask again) or the server is closing. `onGone` is handed what to call if
+   * the phone leaves first. Undefined when too many are waiting already.
    */
   ask(bytes: number, onGone: (leave: () => void) => void): Promise<string | null> | undefined {
     if (this.closed) return Promise.resolve(null);
@@ -104,6 +105,7 @@ export class UploadTurns {
     clearTimeout(g.expiry);
     g.expiry = undefined;
     this.unclaimed--;
+    this.lastBeyond = Math.max(this.lastBeyond, performance.now());
     let done = false;
     return () => {
       if (done) return;
