@@ -2,6 +2,7 @@
 // page does (SPEC §7-§9), gallery browsers, and an admin working the approval queue.
 import fs from 'node:fs';
 import path from 'node:path';
+import { MAX_TURN_ASKS } from '../../client/uploads/constants.js';
 import { Browser, multipart, Recorder, type Answer } from './rush-http.js';
 import type { MediaFile } from './rush-media.js';
 
@@ -29,7 +30,7 @@ export const TURN = 'GET /api/upload-turn (waiting for the turn)';
 /** As the page does (client/uploads/requests.ts turn()): waits for the turn to send `bytes`; '' without one. */
 async function turn(run: Run, b: Browser, bytes: number): Promise<string> {
   if (run.noTurns) return '';
-  for (let asked = 0; asked < 30; asked++) {
+  for (let asked = 0; asked < MAX_TURN_ASKS; asked++) {
     let a: Answer;
     try {
       a = await b.request('GET', `/api/upload-turn?bytes=${bytes}`);
