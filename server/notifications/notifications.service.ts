@@ -4,12 +4,12 @@ import type { DB } from '../db/schema.js';
 import type { Message as Sentence } from '../../common/languages.js';
 import { invalid, invalidAll } from '../errors.js';
 import { log } from '../log.js';
+import { parseNotify } from '../settings/notify-settings.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { configuredSenders, type Message } from './channels.js';
 import { realClock, type Clock } from './clock.js';
 import { NotificationsRepo } from './notifications.repo.js';
 import { Notifier } from './notifier.js';
-import { parseNotify } from './notify-settings.js';
 import { notifyText } from './notify-texts.js';
 import { Outbox } from './outbox.js';
 

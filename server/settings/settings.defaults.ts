@@ -1,7 +1,7 @@
 import type { WeddingSettings } from '../../common/api-types.js';
 import { DEFAULT_THEME } from '../../common/themes.js';
 import type { AccountSettings } from '../../common/security-types.js';
-import { emptyNotify } from '../notifications/notify-settings.js';
+import { emptyNotify } from './notify-settings.js';
 
 /** The wedding content the pages show: declared once, for server and client, in common/api-types.ts. */
 export type { ScheduleItem, WeddingSettings } from '../../common/api-types.js';

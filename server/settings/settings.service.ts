@@ -3,7 +3,7 @@ import type { DB } from '../db/schema.js';
 import { msg, type Message } from '../../common/languages.js';
 import { invalid, invalidAll } from '../errors.js';
 import { isShipped, SHIPPED } from '../i18n/messages.js';
-import { maskNotify, parseNotify } from '../notifications/notify-settings.js';
+import { maskNotify, parseNotify } from './notify-settings.js';
 import { ADMIN_ONLY_KEYS, defaultSettings, type ScheduleItem, type SiteSettings, type WeddingSettings } from './settings.defaults.js';
 import { SettingsRepo } from './settings.repo.js';
 import { checkWindows, CONTROL_KEYS, parseControls, parseWindow } from './controls.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { maskUrl } from '../../server/notifications/notify-settings.js';
+import { maskUrl } from '../../server/settings/notify-settings.js';
 import { relyingParty } from '../../server/security/relying-party.js';
 
 test('the relying party is PUBLIC_URL\'s host, usable only at that address', () => {
