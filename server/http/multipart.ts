@@ -2,12 +2,21 @@ import type { Request, RequestHandler, Response } from 'express';
 import multer from 'multer';
 import type { Readable } from 'node:stream';
 import { AppError, isAppError } from '../errors.js';
-import type { BodyProgress } from '../uploads/streams.js';
 import { errorAnswer } from './errors.js';
 import { languageOf } from './language.js';
 
 /** A form's text fields, name -> last value. */
 export type Fields = Record<string, string>;
+
+/** How far the request carrying a file part has come in (the pacer ranks uploads by it). */
+export interface BodyProgress {
+  /** True once the request's last byte has come in from the network (the rest is in memory). */
+  arrived(): boolean;
+  /** Bytes of the request not yet read from the connection. */
+  remaining(): number;
+  /** When the request began (performance.now()). */
+  since: number;
+}
 
 /** Gets the first file part (with the fields sent before it and how far the request has come in) and must consume it. */
 export type OnFile = (file: Readable, filename: string, fieldsSoFar: Fields, body: BodyProgress) => Promise<void>;

@@ -5,6 +5,7 @@ import type { Readable } from 'node:stream';
 import type { DataPaths } from '../context.js';
 import type { UploadRow } from '../db/schema.js';
 import { AppError, conflict, invalid, tooLarge, unsupportedType, type ErrorCode } from '../errors.js';
+import type { BodyProgress } from '../http/multipart.js';
 import type { StorageGuard } from '../storage/storage.js';
 import { admitNewUpload } from './admission.js';
 import { challengeField, hasChunkFields, parseChunkFields, uploaderNameField, type ChunkFields } from './chunk-fields.js';
@@ -13,7 +14,7 @@ import { KeyLock } from './key-lock.js';
 import { PartialUploads, type HashState } from './partial-uploads.js';
 import { sniffFile, UNSUPPORTED_TYPE } from './sniff.js';
 import { newId, type StoredUpload, type Uploader, type UploadStore } from './store.js';
-import { discard, pour, type BodyProgress, type ReadForm } from './streams.js';
+import { discard, pour, type ReadForm } from './streams.js';
 import type { UploadsRepo } from './uploads.repo.js';
 import { log } from '../log.js';
 

@@ -3,10 +3,11 @@ import fsp, { type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { unsupportedType, type AppError } from '../errors.js';
+import type { BodyProgress } from '../http/multipart.js';
 import { writeBackFd } from '../storage/write-back.js';
 import { paceUploadBytes, writeEnded, writeStarted } from './pacer.js';
 import { SNIFF_BYTES, sniff, UNSUPPORTED_TYPE, type SniffedType } from './sniff.js';
-import { pour, type BodyProgress } from './streams.js';
+import { pour } from './streams.js';
 
 /** Bytes gathered before one write. */
 const WRITE_BATCH = 256 * 1024;

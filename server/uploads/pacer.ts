@@ -1,4 +1,4 @@
-import type { BodyProgress } from './streams.js';
+import type { BodyProgress } from '../http/multipart.js';
 
 /**
  * Upload bytes the server takes in per turn of its event loop, across every upload under way.

@@ -1,17 +1,8 @@
 import type { Readable, Writable } from 'node:stream';
+import type { BodyProgress } from '../http/multipart.js';
 
 /** A received form's text fields, name -> last value. */
 export type FormFields = Record<string, string>;
-
-/** How far the request carrying a file part has come in (the pacer ranks uploads by it). */
-export interface BodyProgress {
-  /** True once the request's last byte has come in from the network (the rest is in memory). */
-  arrived(): boolean;
-  /** Bytes of the request not yet read from the connection. */
-  remaining(): number;
-  /** When the request began (performance.now()). */
-  since: number;
-}
 
 /**
  * How the uploads service reads one form without knowing where it comes from (the routes pass
