@@ -15,6 +15,7 @@ import { precompressedAssets } from './http/precompressed.js';
 import type { Module } from './http/module.js';
 import { afterBodyTiming } from './http/server-timing.js';
 import { clientDir } from './paths.js';
+import { pageHead } from './settings/page-head.js';
 import type { UsersService } from './users/users.service.js';
 import type { WeddingSettings } from './settings/settings.defaults.js';
 
@@ -106,7 +107,7 @@ export function createApp({ config, sessionSecret, sessions, users, modules, aud
   for (const m of modules) for (const r of m.root ?? []) app.use(r);
 
   // Every other GET is the single-page client, in the page's language; it redirects unknown routes to /.
-  app.get(/.*/, indexPage(path.join(client, 'index.html'), look));
+  app.get(/.*/, indexPage(path.join(client, 'index.html'), (page, language) => pageHead(page, language, look?.())));
 
   app.use(errorHandler);
   return app;

@@ -4,12 +4,11 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Router, type RequestHandler } from 'express';
 import type { DataPaths } from '../context.js';
 import { invalid, tooLarge, unsupportedType } from '../errors.js';
-import { readMultipart } from '../http/multipart.js';
 import { writeImageDerivatives } from '../processing/sharp.js';
 import { sniffFile } from '../uploads/sniff.js';
+import type { ReadForm } from '../uploads/streams.js';
 import type { SettingsService } from './settings.service.js';
 
 /** A cover is one picture: a phone's photo or an exported design fits easily. */
@@ -19,6 +18,12 @@ const COVER_FILE = /^([a-f0-9-]{36})\.webp$/;
 
 /** The uploaded cover lives with the photos' derivatives (so backups carry it), never in the photos table. */
 export const coverDir = (paths: DataPaths) => path.join(paths.derived, 'cover');
+
+/** The stored cover a requested file name stands for, or null when it names none. */
+export function coverFile(paths: DataPaths, name: string): string | null {
+  const m = COVER_FILE.exec(name);
+  return m ? path.join(coverDir(paths), `${m[1]}.webp`) : null;
+}
 
 function limitTo(max: number): Transform {
   let seen = 0;
@@ -31,16 +36,17 @@ function limitTo(max: number): Transform {
 }
 
 /**
- * Stores an uploaded image as the cover: streamed to a temporary file, its type read from its
- * bytes, then made upright, resized and stripped of metadata like a photo's display copy.
+ * Stores the image of the form `readForm` reads as the cover: streamed to a temporary file, its
+ * type read from its bytes, then made upright, resized and stripped of metadata like a photo's
+ * display copy. Returns the cover's id.
  */
-async function storeCover(req: Parameters<RequestHandler>[0], paths: DataPaths): Promise<string> {
+export async function storeCover(paths: DataPaths, readForm: ReadForm): Promise<string> {
   const id = crypto.randomUUID();
   fs.mkdirSync(paths.incoming, { recursive: true });
   fs.mkdirSync(coverDir(paths), { recursive: true });
   const tmp = path.join(paths.incoming, `cover-${id}`);
   try {
-    const { sawFile } = await readMultipart(req, (file) => pipeline(file, limitTo(COVER_MAX_BYTES), fs.createWriteStream(tmp)));
+    const { sawFile } = await readForm((file) => pipeline(file, limitTo(COVER_MAX_BYTES), fs.createWriteStream(tmp)));
     if (!sawFile) throw invalid('errors.settings.cover_missing');
     const type = await sniffFile(tmp);
     if (!type || !COVER_TYPES.has(type.mime)) throw unsupportedType('errors.settings.cover_type');
@@ -60,32 +66,9 @@ async function removeCover(paths: DataPaths, id: string | null): Promise<void> {
   await Promise.all([`${id}.webp`, `${id}-thumb.webp`].map((f) => fsp.rm(path.join(coverDir(paths), f), { force: true })));
 }
 
-/** POST and DELETE /admin/api/settings/cover; `answer` shapes the settings answer. */
-export function adminCoverRouter(settings: SettingsService, paths: DataPaths, guard: RequestHandler, answer: RequestHandler): Router {
-  // An uploaded cover that stops being the cover (replaced, removed, a photo chosen) is deleted.
+/** An uploaded cover that stops being the cover (replaced, removed, a photo chosen) is deleted. */
+export function removeReplacedCovers(settings: SettingsService, paths: DataPaths): void {
   settings.onChange((next, previous) => {
     if (previous.cover_image && previous.cover_image !== next.cover_image) return removeCover(paths, previous.cover_image);
   });
-  const r = Router();
-  r.post('/settings/cover', guard, async (req, res, next) => {
-    await settings.setCoverImage(await storeCover(req, paths));
-    res.status(201);
-    answer(req, res, next);
-  });
-  r.delete('/settings/cover', guard, async (req, res, next) => {
-    await settings.setCoverImage(null);
-    answer(req, res, next);
-  });
-  return r;
-}
-
-/** GET /api/cover/<id>.webp: the uploaded cover (its name changes with every upload, so it caches long). */
-export function publicCoverRouter(paths: DataPaths): Router {
-  const r = Router();
-  r.get('/cover/:file', (req, res, next) => {
-    const m = COVER_FILE.exec(String(req.params.file));
-    if (!m) return next();
-    res.sendFile(path.join(coverDir(paths), `${m[1]}.webp`), { maxAge: '365d', immutable: true }, (err) => err && next());
-  });
-  return r;
 }

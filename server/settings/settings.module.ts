@@ -1,8 +1,8 @@
 import type { DataPaths } from '../context.js';
 import { requirePermission } from '../auth/auth.middleware.js';
 import type { Module } from '../http/module.js';
-import { adminCoverRouter, publicCoverRouter } from './cover.js';
-import { appManifestRouter } from './manifest.js';
+import { adminCoverRouter, publicCoverRouter } from './cover.routes.js';
+import { appManifestRouter } from './manifest.routes.js';
 import { adminSettingsRouter, publicSettingsRouter, settingsAnswer, type SettingsGuard } from './settings.routes.js';
 import type { SettingsService } from './settings.service.js';
 

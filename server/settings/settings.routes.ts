@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { Router, type Request, type RequestHandler } from 'express';
 import type { AdminSettingsResponse, LanguageInfo, PublicSettingsResponse, WeddingSettings } from '../../common/api-types.js';
 import { THEMES } from '../../common/themes.js';
@@ -7,8 +5,8 @@ import { LANGUAGES } from '../../common/languages.js';
 import { requirePermission } from '../auth/auth.middleware.js';
 import { languageOf } from '../http/language.js';
 import { SHIPPED, translate } from '../i18n/messages.js';
-import { clientDir } from '../paths.js';
 import { lookOf } from './look.js';
+import { themeFonts } from './page-head.js';
 import { matchTag } from '../i18n/negotiate.js';
 import type { AuthUser } from '../auth/permissions.js';
 import { adminSettings, publicSettings, type SettingsService } from './settings.service.js';
@@ -24,16 +22,6 @@ const shipped: LanguageInfo[] = LANGUAGES.filter((l) => SHIPPED.includes(l.code)
 function publicAnswer(s: WeddingSettings, lang: string, cover: string | null): PublicSettingsResponse {
   const { translations: _all, ...resolved } = resolveSettings(s, lang);
   return { success: true, settings: resolved, cover_url: cover, language: lang, default_language: s.default_language, languages: shipped };
-}
-
-/** Each theme's font stylesheet as the build wrote it (dist/client/themes.json); empty before a build. */
-type ThemeFonts = Record<string, { css: string; bytes: { latin: number; all: number } }>;
-let fontsTable: ThemeFonts | undefined;
-export function themeFonts(): ThemeFonts {
-  if (fontsTable) return fontsTable;
-  const file = path.join(clientDir(), 'themes.json');
-  if (!fs.existsSync(file)) return {};
-  return (fontsTable = JSON.parse(fs.readFileSync(file, 'utf8')) as ThemeFonts);
 }
 
 async function adminAnswer(settings: SettingsService, req: Request, s?: SiteSettings): Promise<AdminSettingsResponse> {

@@ -2,17 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Router } from 'express';
 import { languageOf } from '../http/language.js';
-import { translate } from '../i18n/messages.js';
 import { clientDir } from '../paths.js';
 import { lookOf } from './look.js';
+import { namesIn, pageTitle } from './page-head.js';
 import type { SettingsService } from './settings.service.js';
-import type { WeddingSettings } from './settings.defaults.js';
-
-/** "Emma and James" in `lang`. */
-export const namesIn = (lang: string, s: Pick<WeddingSettings, 'couple_names'>) => translate(lang, 'app.couple_names', { first: s.couple_names[0], second: s.couple_names[1] });
-
-/** A page's title: "Emma and James's wedding" in `lang`. */
-export const pageTitle = (lang: string, s: Pick<WeddingSettings, 'couple_names'>) => translate(lang, 'app.title_couple', { names: namesIn(lang, s) });
 
 /**
  * GET /manifest.webmanifest: the build's manifest (icons, start page) with the couple's names and
