@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { AuditLog } from './audit/audit-log.js';
 import { createAuditModule } from './audit/audit.module.js';
-import { createAuthModule } from './auth/auth.module.js';
 import { FailureLimiter } from './auth/rate-limit.js';
 import { recoverInterruptedRestore } from './backup/swap.js';
 import { SqliteSessionStore } from './auth/session-store.js';
@@ -37,6 +36,7 @@ import { createQrModule } from './qr/qr.module.js';
 import { createSecurityModule } from './security/security.module.js';
 import { SecurityService } from './security/security.service.js';
 import { createSettingsModule } from './settings/settings.module.js';
+import { createSignInModule } from './sign-in/sign-in.module.js';
 import { createSimilarModule } from './similar/similar.module.js';
 import { SettingsService } from './settings/settings.service.js';
 import { PhotosRepo } from './photos/photos.repo.js';
@@ -158,7 +158,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const modules: Module[] = [
     // First: it notes where admins reach the panel, for links in messages.
     createNotificationsModule({ notifications, processing }),
-    createAuthModule({ config, users, security, sessions, limiter }),
+    createSignInModule({ config, users, security, sessions, limiter }),
     createSecurityModule({ security, settings, config, limiter }),
     createAuditModule({ auditLog }),
     createUsersModule({ users }),

@@ -1,6 +1,5 @@
 import type { RequestHandler } from 'express';
 import { AppError, forbidden } from '../errors.js';
-import type { UsersService } from '../users/users.service.js';
 import { FORBIDDEN_MESSAGE, type AuthUser, type Permission } from './permissions.js';
 
 // Express's Request is declared in express-serve-static-core; merging into it there gives
@@ -19,11 +18,17 @@ declare module 'express-serve-static-core' {
 const SIGN_IN = 'errors.auth.sign_in';
 const CROSS_SITE = 'errors.auth.cross_site';
 
+/** The accounts a session's user id is looked up in (the users service). */
+export interface SessionUsers {
+  /** The active account with this id, or null (deleted or deactivated). */
+  sessionUser(id: number): Promise<AuthUser | null>;
+}
+
 /**
  * Resolves the session's user on every request; inactive or deleted users count as signed out.
  * `mustSetUp` says whether an account must set up a second factor before anything else.
  */
-export function loadUser(users: UsersService, mustSetUp?: (userId: number) => Promise<boolean>): RequestHandler {
+export function loadUser(users: SessionUsers, mustSetUp?: (userId: number) => Promise<boolean>): RequestHandler {
   return async (req, _res, next) => {
     const id = req.session?.userId;
     if (id === undefined) return next();

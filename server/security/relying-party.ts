@@ -11,15 +11,15 @@ export interface RelyingParty {
 const isLocalhost = (hostname: string) => hostname === 'localhost' || hostname.endsWith('.localhost');
 
 /**
- * The relying party for a request: PUBLIC_URL's host when set, else the request's own host.
+ * The relying party for a request that came to `origin`: PUBLIC_URL's host when set, else that host.
  * Browsers offer passkeys only in a secure context (HTTPS, or localhost) and never for a bare IP
  * address, and a passkey made for one host name works at that host name only; elsewhere the
  * answer says why not, so the sign-in page can explain instead of failing.
  */
-export function relyingParty(publicUrl: string | undefined, req: RequestOrigin): { rp: RelyingParty; support: PasskeySupport } | { rp: null; support: PasskeySupport } {
+export function relyingParty(publicUrl: string | undefined, origin: RequestOrigin): { rp: RelyingParty; support: PasskeySupport } | { rp: null; support: PasskeySupport } {
   let here: URL | undefined;
   try {
-    if (req.host) here = new URL(`${req.protocol}://${req.host}`);
+    if (origin.host) here = new URL(`${origin.protocol}://${origin.host}`);
   } catch {
     here = undefined;
   }

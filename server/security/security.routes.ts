@@ -1,15 +1,24 @@
 import { Router, type Request } from 'express';
 import { requireAccount, requirePermission } from '../auth/auth.middleware.js';
 import type { FailureLimiter } from '../auth/rate-limit.js';
-import { save } from '../auth/sign-in-state.js';
 import type { Config } from '../config.js';
 import { AppError, invalid } from '../errors.js';
 import { languageOf } from '../http/language.js';
+import { save } from '../http/session.js';
 import { translate } from '../i18n/messages.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import { CEREMONY_MS } from './passkeys.js';
+import { CEREMONY_MS, type Ceremony } from './passkeys.js';
 import { relyingParty } from './relying-party.js';
 import { passkeyName, type SecurityService } from './security.service.js';
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Adding a passkey: the challenge the browser's answer must carry. */
+    webauthn: Ceremony;
+    /** A new authenticator secret shown as a QR code, turned on once a code from it is typed. */
+    totpSetup: { secret: string; at: number };
+  }
+}
 
 const account = (req: Request) => (req.user ?? req.setupUser)!;
 

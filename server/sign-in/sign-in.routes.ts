@@ -1,12 +1,37 @@
 import { Router, type Request } from 'express';
+import { requireAccount } from '../auth/auth.middleware.js';
+import type { AuthUser } from '../auth/permissions.js';
 import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
+import { regenerate, save } from '../http/session.js';
 import { relyingParty } from '../security/relying-party.js';
 import type { Passkeys } from '../security/passkeys.js';
-import { requireAccount } from './auth.middleware.js';
-import type { AuthService } from './auth.service.js';
-import type { AuthUser } from './permissions.js';
-import { startPending, startSession } from './sign-in-state.js';
+import type { SignInService } from './sign-in.service.js';
+
+/** A password was right and the sign-in waits for its code for this long. */
+const PENDING_MS = 5 * 60_000;
+
+declare module 'express-session' {
+  interface SessionData {
+    /** Password checked, code not yet: nothing is allowed but POST /admin/api/login/code. */
+    pending: { userId: number; username: string; until: number };
+  }
+}
+
+/** A fresh session id holding the signed-in user (no session fixation). */
+async function startSession(req: Request, userId: number): Promise<void> {
+  await regenerate(req);
+  req.session.userId = userId;
+  req.session.signedInAt = Date.now();
+  await save(req);
+}
+
+/** A fresh session that only remembers whose password was right, for the code step. */
+async function startPending(req: Request, user: { id: number; username: string }): Promise<void> {
+  await regenerate(req);
+  req.session.pending = { userId: user.id, username: user.username, until: Date.now() + PENDING_MS };
+  await save(req);
+}
 
 const who = (user: AuthUser) => {
   const { permissions, ...shown } = user;
@@ -36,7 +61,7 @@ function failed(req: Request, username: string | null, method: string, e: unknow
 }
 
 /** /admin/api/login (password, then a code when the account has one), /login/passkey..., /logout, /me */
-export function authRouter(auth: AuthService, passkeys: Passkeys, config: Config): Router {
+export function signInRouter(auth: SignInService, passkeys: Passkeys, config: Config): Router {
   const r = Router();
   const rpOf = (req: Request) => relyingParty(config.publicUrl, { protocol: req.protocol, host: req.host });
 

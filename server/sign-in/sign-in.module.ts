@@ -1,13 +1,13 @@
+import type { FailureLimiter } from '../auth/rate-limit.js';
+import type { SqliteSessionStore } from '../auth/session-store.js';
 import type { Config } from '../config.js';
 import type { Module } from '../http/module.js';
 import type { SecurityService } from '../security/security.service.js';
 import type { UsersService } from '../users/users.service.js';
-import { authRouter } from './auth.routes.js';
-import { AuthService } from './auth.service.js';
-import type { FailureLimiter } from './rate-limit.js';
-import type { SqliteSessionStore } from './session-store.js';
+import { signInRouter } from './sign-in.routes.js';
+import { SignInService } from './sign-in.service.js';
 
-export interface AuthDeps {
+export interface SignInDeps {
   /** PUBLIC_URL: the passkeys' relying party. */
   config: Config;
   users: UsersService;
@@ -19,6 +19,6 @@ export interface AuthDeps {
 }
 
 /** Sign-in (password, code, passkey), sign-out and "who am I": /admin/api/login..., /logout, /me. */
-export function createAuthModule({ config, users, security, limiter }: AuthDeps): Module {
-  return { name: 'auth', adminApi: [authRouter(new AuthService(users, security, limiter), security.passkeys, config)] };
+export function createSignInModule({ config, users, security, limiter }: SignInDeps): Module {
+  return { name: 'sign-in', adminApi: [signInRouter(new SignInService(users, security, limiter), security.passkeys, config)] };
 }

@@ -1,9 +1,9 @@
 import { LOGIN_FIELD_MAX } from '../../common/rules.js';
+import type { AuthUser } from '../auth/permissions.js';
+import { FailureLimiter } from '../auth/rate-limit.js';
 import { AppError, invalid } from '../errors.js';
 import type { CodeCheck, SecurityService } from '../security/security.service.js';
 import type { UsersService } from '../users/users.service.js';
-import type { AuthUser } from './permissions.js';
-import { FailureLimiter } from './rate-limit.js';
 
 const INVALID = 'errors.auth.invalid_credentials';
 
@@ -13,7 +13,7 @@ const limitKeys = (username: string, clientAddress: string | undefined) => [`use
  * Sign-in decisions: required fields, the failure limit per username and client address (wrong
  * passwords, wrong codes and failed passkeys all count), the password and code checks.
  */
-export class AuthService {
+export class SignInService {
   constructor(
     private readonly users: UsersService,
     private readonly security: SecurityService,
