@@ -38,3 +38,12 @@ export function ErrorCard({ message, onRetry }: { message: string; onRetry: () =
     </div>
   );
 }
+
+/** The card shown where the signed-in role may not go. */
+export function ForbiddenCard() {
+  return (
+    <div className="card admin-error-card" role="alert">
+      <p>{t('admin.forbidden')}</p>
+    </div>
+  );
+}

@@ -2,6 +2,8 @@ import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
 import type { Challenge, WeddingSettings } from '../../../common/api-types';
 import { CHALLENGE_DESCRIPTION_MAX, CHALLENGE_TITLE_MAX, CHALLENGES_MAX } from '../../../common/rules';
+import { Card } from './Card';
+import { Field, InputField } from './Field';
 import { t } from './t';
 
 /**
@@ -13,23 +15,16 @@ export function ChallengesEditor({ value, onChange }: { value: Pick<WeddingSetti
   const list = value.challenges;
   const set = (i: number, patch: Partial<Challenge>) => onChange({ challenges: list.map((c, j) => (j === i ? { ...c, ...patch } : c)) });
   return (
-    <section className="card settings-section" aria-labelledby="st-challenges-title">
-      <h2 id="st-challenges-title" className="card-title">
-        {t('admin.settings.challenges')}
-      </h2>
+    <Card className="settings-section" titleId="st-challenges-title" title={t('admin.settings.challenges')}>
       <p className="muted">{t('admin.settings.challenges_hint')}</p>
       {list.length === 0 && <p className="muted">{t('admin.settings.challenges_none')}</p>}
       {list.map((c, i) => (
         <fieldset key={c.id || `new-${i}`} className="schedule-item challenge-item">
           <legend>{t('admin.settings.challenge', { number: i + 1 })}</legend>
-          <div className="field">
-            <label htmlFor={`st-ch-${i}-title`}>{t('admin.settings.challenge_title')}</label>
-            <input id={`st-ch-${i}-title`} type="text" required maxLength={CHALLENGE_TITLE_MAX} value={c.title} onChange={(e) => set(i, { title: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor={`st-ch-${i}-description`}>{t('admin.settings.challenge_description')}</label>
+          <InputField id={`st-ch-${i}-title`} label={t('admin.settings.challenge_title')} type="text" required maxLength={CHALLENGE_TITLE_MAX} value={c.title} onValue={(title) => set(i, { title })} />
+          <Field id={`st-ch-${i}-description`} label={t('admin.settings.challenge_description')}>
             <textarea id={`st-ch-${i}-description`} maxLength={CHALLENGE_DESCRIPTION_MAX} value={c.description} onChange={(e) => set(i, { description: e.target.value })} />
-          </div>
+          </Field>
           <button type="button" className="btn btn-sm btn-outline" onClick={() => onChange({ challenges: list.filter((_, j) => j !== i) })}>
             <Trash2 size={16} aria-hidden="true" />
             {t('admin.settings.remove_challenge', { number: i + 1 })}
@@ -44,6 +39,6 @@ export function ChallengesEditor({ value, onChange }: { value: Pick<WeddingSetti
       ) : (
         <p className="muted">{t('admin.settings.challenges_full', { max: CHALLENGES_MAX })}</p>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,5 +1,7 @@
 import type { Moderation, WeddingSettings } from '../../../common/api-types';
 import { joinInZone, splitInZone } from '../zoned-time';
+import { Card } from './Card';
+import { CheckboxRow, Field } from './Field';
 import { t } from './t';
 
 type Controls = Pick<WeddingSettings, 'moderation' | 'gallery_opens_at' | 'wall_paused' | 'time_zone'>;
@@ -24,19 +26,13 @@ export function DayControls({ value, onChange }: Props) {
   const opens = splitInZone(value.gallery_opens_at, value.time_zone);
   const setOpens = (date: string, time: string) => onChange({ gallery_opens_at: date ? joinInZone(date, time || '00:00', value.time_zone) : null });
   return (
-    <section className="card settings-section" aria-labelledby="st-day-title">
-      <h2 className="card-title" id="st-day-title">
-        {t('admin.day.title')}
-      </h2>
-
-      <div className="field">
-        <label htmlFor="st-moderation">{t('admin.day.moderation')}</label>
+    <Card className="settings-section" titleId="st-day-title" title={t('admin.day.title')}>
+      <Field id="st-moderation" label={t('admin.day.moderation')} hint={t('admin.day.moderation_hint')}>
         <select id="st-moderation" value={value.moderation} onChange={(e) => onChange({ moderation: e.target.value as Moderation })}>
           <option value="manual">{t('admin.day.manual')}</option>
           <option value="auto">{t('admin.day.auto')}</option>
         </select>
-        <p className="muted settings-hint">{t('admin.day.moderation_hint')}</p>
-      </div>
+      </Field>
 
       <fieldset className="field settings-inline">
         <legend>{t('admin.day.opens')}</legend>
@@ -52,22 +48,17 @@ export function DayControls({ value, onChange }: Props) {
         <p className="muted settings-hint">{t('admin.day.opens_hint')}</p>
       </fieldset>
 
-      <label className="checkbox-row">
-        <input type="checkbox" role="switch" checked={value.wall_paused} onChange={(e) => onChange({ wall_paused: e.target.checked })} />
-        {t('admin.day.wall_paused')}
-      </label>
+      <CheckboxRow role="switch" label={t('admin.day.wall_paused')} checked={value.wall_paused} onChange={(e) => onChange({ wall_paused: e.target.checked })} />
       <p className="muted settings-hint">{t('admin.day.wall_paused_hint')}</p>
 
-      <div className="field">
-        <label htmlFor="st-zone">{t('admin.day.zone')}</label>
+      <Field id="st-zone" label={t('admin.day.zone')} hint={t('admin.day.zone_hint')}>
         <input id="st-zone" type="text" list="st-zones" value={value.time_zone} onChange={(e) => onChange({ time_zone: e.target.value })} />
         <datalist id="st-zones">
           {zoneNames().map((z) => (
             <option key={z} value={z} />
           ))}
         </datalist>
-        <p className="muted settings-hint">{t('admin.day.zone_hint')}</p>
-      </div>
-    </section>
+      </Field>
+    </Card>
   );
 }

@@ -4,6 +4,8 @@ import { themeById, usableAccent } from '../../../common/themes';
 import { adminApi, errorText } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { toast } from '../ui/toast';
+import { Card } from './Card';
+import { CheckboxRow, Field } from './Field';
 import { t } from './t';
 import { themedStyle, useFontSheet } from './themed';
 
@@ -90,14 +92,10 @@ export function LookSettings({ value, themes, coverUrl, onChange, onSaved }: { v
   };
 
   return (
-    <section className="card settings-section look-settings" aria-labelledby={`${id}-title`}>
-      <h2 className="card-title" id={`${id}-title`}>
-        {t('admin.settings.look')}
-      </h2>
+    <Card className="settings-section look-settings" titleId={`${id}-title`} title={t('admin.settings.look')}>
       <div className="look-grid">
         <div>
-          <div className="field">
-            <label htmlFor={`${id}-theme`}>{t('admin.settings.theme')}</label>
+          <Field id={`${id}-theme`} label={t('admin.settings.theme')}>
             <select id={`${id}-theme`} value={theme.id} onChange={(e) => onChange({ theme: e.currentTarget.value })}>
               {themes.map((x) => (
                 <option key={x.id} value={x.id}>
@@ -105,14 +103,10 @@ export function LookSettings({ value, themes, coverUrl, onChange, onSaved }: { v
                 </option>
               ))}
             </select>
-          </div>
-          <label className="checkbox-row">
-            <input type="checkbox" checked={value.accent_color !== null} onChange={(e) => onChange({ accent_color: e.currentTarget.checked ? theme.palette.accentStrong : null })} />
-            {t('admin.settings.accent_own')}
-          </label>
+          </Field>
+          <CheckboxRow label={t('admin.settings.accent_own')} checked={value.accent_color !== null} onChange={(e) => onChange({ accent_color: e.currentTarget.checked ? theme.palette.accentStrong : null })} />
           {value.accent_color !== null && (
-            <div className="field">
-              <label htmlFor={`${id}-accent`}>{t('admin.settings.accent')}</label>
+            <Field id={`${id}-accent`} label={t('admin.settings.accent')}>
               <input id={`${id}-accent`} type="color" className="accent-input" value={value.accent_color} onChange={(e) => onChange({ accent_color: e.currentTarget.value })} />
               {used && used !== value.accent_color && (
                 <p className="muted accent-adjusted" role="status" data-testid="accent-adjusted">
@@ -120,7 +114,7 @@ export function LookSettings({ value, themes, coverUrl, onChange, onSaved }: { v
                   {t('admin.settings.accent_adjusted', { chosen: value.accent_color, used })}
                 </p>
               )}
-            </div>
+            </Field>
           )}
         </div>
         <Preview look={value} fontsCss={chosen?.fonts_css ?? null} />
@@ -152,6 +146,6 @@ export function LookSettings({ value, themes, coverUrl, onChange, onSaved }: { v
         />
       )}
       {value.cover_photo_id && !value.cover_image && <p className="muted">{t('admin.settings.cover_photo_chosen')}</p>}
-    </section>
+    </Card>
   );
 }

@@ -1,16 +1,12 @@
 import { useId, useState } from 'react';
 import type { ScheduleText, TranslatedTexts, WeddingSettings } from '../../../common/api-types';
 import { LANGUAGES } from '../../i18n';
-import { SCHEDULE_FIELDS } from './schedule-fields';
+import { Card } from './Card';
+import { Field, LanguageOptions } from './Field';
+import { LONG_TEXTS, SCHEDULE_FIELDS } from './schedule-fields';
 import { t } from './t';
 
 type Value = Pick<WeddingSettings, 'default_language' | 'translations' | 'couple_names' | 'welcome_message' | 'photo_sharing_message' | 'thank_you_message' | 'schedule'>;
-
-const LONG = [
-  ['welcome_text', 'welcome_message', 'admin.settings.welcome'],
-  ['photo_sharing_text', 'photo_sharing_message', 'admin.settings.sharing'],
-  ['thank_you_text', 'thank_you_message', 'admin.settings.thanks'],
-] as const;
 
 /**
  * "Languages": which language the texts above are written in, and the same texts in other
@@ -33,47 +29,38 @@ export function TranslationsEditor({ value, onChange }: { value: Value; onChange
   const field = (key: string, label: string, v: string | undefined, shown: string, onText: (s: string) => void, long = false) => {
     const props = { id: `${id}-${key}`, lang, value: v ?? '', placeholder: shown, dir: 'auto', onChange: (e: { currentTarget: { value: string } }) => onText(e.currentTarget.value) };
     return (
-      <div key={key} className={`field${long ? ' field-wide' : ''}`}>
-        <label htmlFor={props.id}>
-          {label}
-          {/* A screen reader hears which language the field is for, not the same name twice. */}
-          <span className="sr-only" lang={lang}>
-            {` (${langName})`}
-          </span>
-        </label>
+      <Field
+        key={key}
+        id={props.id}
+        className={long ? 'field-wide' : undefined}
+        label={
+          <>
+            {label}
+            {/* A screen reader hears which language the field is for, not the same name twice. */}
+            <span className="sr-only" lang={lang}>
+              {` (${langName})`}
+            </span>
+          </>
+        }
+      >
         {long ? <textarea {...props} /> : <input type="text" {...props} />}
-      </div>
+      </Field>
     );
   };
   return (
-    <section className="card settings-section" aria-labelledby={`${id}-title`}>
-      <h2 className="card-title" id={`${id}-title`}>
-        {t('admin.settings.languages')}
-      </h2>
-      <div className="field">
-        <label htmlFor={`${id}-default`}>{t('admin.settings.default_language')}</label>
+    <Card className="settings-section" titleId={`${id}-title`} title={t('admin.settings.languages')}>
+      <Field id={`${id}-default`} label={t('admin.settings.default_language')} hint={t('admin.settings.default_language_hint')}>
         <select id={`${id}-default`} value={value.default_language} onChange={(e) => onChange({ default_language: e.currentTarget.value })}>
-          {LANGUAGES.map(([code, name]) => (
-            <option key={code} value={code} lang={code}>
-              {name}
-            </option>
-          ))}
+          <LanguageOptions languages={LANGUAGES} />
         </select>
-        <p className="muted settings-hint">{t('admin.settings.default_language_hint')}</p>
-      </div>
+      </Field>
       {lang && (
         <>
-          <div className="field">
-            <label htmlFor={`${id}-lang`}>{t('admin.settings.translate_into')}</label>
+          <Field id={`${id}-lang`} label={t('admin.settings.translate_into')} hint={t('admin.settings.translate_hint')}>
             <select id={`${id}-lang`} value={lang} onChange={(e) => setPicked(e.currentTarget.value)}>
-              {others.map(([code, name]) => (
-                <option key={code} value={code} lang={code}>
-                  {name}
-                </option>
-              ))}
+              <LanguageOptions languages={others} />
             </select>
-            <p className="muted settings-hint">{t('admin.settings.translate_hint')}</p>
-          </div>
+          </Field>
           <div className="settings-grid" key={lang}>
             {[0, 1].map((i) =>
               field(`name-${i}`, t(i ? 'admin.settings.second_name' : 'admin.settings.first_name'), texts.couple_names?.[i], value.couple_names[i], (s) => {
@@ -82,7 +69,7 @@ export function TranslationsEditor({ value, onChange }: { value: Value; onChange
                 set({ couple_names: names });
               }),
             )}
-            {LONG.map(([key, base, label]) => field(key, t(label), texts[key], value[base], (s) => set({ [key]: s }), true))}
+            {LONG_TEXTS.map(({ translation, key, label }) => field(translation, t(label), texts[translation], value[key], (s) => set({ [translation]: s }), true))}
           </div>
           {value.schedule.map((item, i) => (
             <fieldset key={`${lang}-${i}`} className="schedule-item">
@@ -94,6 +81,6 @@ export function TranslationsEditor({ value, onChange }: { value: Value; onChange
           ))}
         </>
       )}
-    </section>
+    </Card>
   );
 }

@@ -13,3 +13,10 @@ export const SCHEDULE_FIELDS: { key: TextKey; label: string; long?: boolean }[] 
   { key: 'attendance', label: 'admin.settings.field.attendance' },
   { key: 'description', label: 'admin.settings.field.description', long: true },
 ];
+
+/** The guest pages' long texts: the settings page's field id, the setting, its translation and its label. */
+export const LONG_TEXTS = [
+  { id: 'st-welcome', key: 'welcome_message', translation: 'welcome_text', label: 'admin.settings.welcome' },
+  { id: 'st-sharing', key: 'photo_sharing_message', translation: 'photo_sharing_text', label: 'admin.settings.sharing' },
+  { id: 'st-thanks', key: 'thank_you_message', translation: 'thank_you_text', label: 'admin.settings.thanks' },
+] as const;

@@ -5,6 +5,7 @@ import type { MeResponse, PublicSettingsResponse, PublicUrlResponse } from '../.
 import { isUnauthorized } from '../../api/admin';
 import { getJson } from '../../api/http';
 import { directionOf, language, LANGUAGES, loadLanguage } from '../../i18n';
+import { Field, LanguageOptions } from '../../components/admin/Field';
 import { themedStyle } from '../../components/admin/themed';
 import { t, tIn } from '../../components/admin/t';
 import { WallPauseButton } from '../../components/admin/WallPauseButton';
@@ -79,17 +80,12 @@ export function QrPage() {
   const s = (key: string, values?: Record<string, string>) => tIn(ready === lang ? lang : language.value, key, values);
   return (
     <div className="qr-sign-page">
-      <div className="field qr-sign-language no-print">
-        <label htmlFor={id}>{t('admin.qr.language')}</label>
+      <Field id={id} label={t('admin.qr.language')} className="qr-sign-language no-print">
         <select id={id} value={signLang} onChange={(e) => setSignLang(e.currentTarget.value)}>
           <option value="">{t('admin.qr.language_auto')}</option>
-          {LANGUAGES.map(([code, name]) => (
-            <option key={code} value={code} lang={code}>
-              {name}
-            </option>
-          ))}
+          <LanguageOptions languages={LANGUAGES} />
         </select>
-      </div>
+      </Field>
       <section className="qr-sign card" lang={lang} dir={directionOf(lang)} data-testid="qr-sign" data-theme={look?.theme} style={look ? themedStyle(look.theme, look.accent) : undefined}>
         {names && <h1 className="qr-sign-names">{s('app.couple_names', { first: names[0], second: names[1] })}</h1>}
         <p className="qr-sign-lead">{s('admin.qr.lead')}</p>

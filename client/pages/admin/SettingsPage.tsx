@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
 import type { AdminSettingsResponse, ScheduleItem, ThemeInfo, WallSource, WeddingSettings } from '../../../common/api-types';
@@ -6,16 +6,17 @@ import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { settingsSaved } from '../../state/settings';
 import { toast } from '../../components/ui/toast';
-import { ErrorCard } from '../../components/admin/AdminShell';
+import { ErrorCard, ForbiddenCard } from '../../components/admin/AdminShell';
+import { Card } from '../../components/admin/Card';
 import { ChallengesEditor } from '../../components/admin/ChallengesEditor';
 import { DayControls } from '../../components/admin/DayControls';
+import { CheckboxRow, ErrorAlert, Field, InputField } from '../../components/admin/Field';
 import { LookSettings } from '../../components/admin/LookSettings';
 import { MomentTimes } from '../../components/admin/MomentTimes';
 import { TranslationsEditor } from '../../components/admin/TranslationsEditor';
 import { NotifySettingsSection, TwoStepSetting } from '../../components/admin/security/AccountSettings';
-import { SCHEDULE_FIELDS } from '../../components/admin/schedule-fields';
+import { LONG_TEXTS, SCHEDULE_FIELDS } from '../../components/admin/schedule-fields';
 import { t } from '../../components/admin/t';
-
 
 const blankItem = (): ScheduleItem => ({ title: '', day: '', time: '', venue: '', location: '', attire: '', attendance: '', description: '' });
 
@@ -47,16 +48,17 @@ export function SettingsPage() {
     void load();
   }, [load]);
 
-  if (loadError === 'forbidden')
-    return (
-      <div className="card admin-error-card" role="alert">
-        <p>{t('admin.forbidden')}</p>
-      </div>
-    );
+  if (loadError === 'forbidden') return <ForbiddenCard />;
   if (loadError) return <ErrorCard message={t('admin.settings.load_failed')} onRetry={() => void load()} />;
   if (!form) return <div className="skeleton" style={{ height: '24rem' }} role="status" aria-busy="true" aria-label={t('admin.settings.loading')} />;
 
   const set = <K extends keyof WeddingSettings>(k: K, v: WeddingSettings[K]) => setForm({ ...form, [k]: v });
+  /** The props of a yes/no setting's switch. */
+  const switchOf = (k: 'uploads_enabled' | 'show_uploader_names' | 'guest_downloads') => ({
+    role: 'switch',
+    checked: form[k],
+    onChange: (e: ChangeEvent<HTMLInputElement>) => set(k, e.target.checked),
+  });
   const setItem = (i: number, patch: Partial<ScheduleItem>) =>
     set(
       'schedule',
@@ -87,56 +89,23 @@ export function SettingsPage() {
           {saving ? t('admin.settings.saving') : t('admin.settings.save')}
         </button>
       </div>
-      {saveError && (
-        <div className="alert alert-destructive" role="alert">
-          {saveError}
-        </div>
-      )}
+      <ErrorAlert error={saveError} />
 
-      <section className="card settings-section">
-        <h2 className="card-title">{t('admin.settings.couple')}</h2>
+      <Card className="settings-section" title={t('admin.settings.couple')}>
         <div className="settings-row">
-          <div className="field">
-            <label htmlFor="st-name-1">{t('admin.settings.first_name')}</label>
-            <input id="st-name-1" type="text" required value={form.couple_names[0]} onChange={(e) => set('couple_names', [e.target.value, form.couple_names[1]])} />
-          </div>
-          <div className="field">
-            <label htmlFor="st-name-2">{t('admin.settings.second_name')}</label>
-            <input id="st-name-2" type="text" required value={form.couple_names[1]} onChange={(e) => set('couple_names', [form.couple_names[0], e.target.value])} />
-          </div>
+          <InputField id="st-name-1" label={t('admin.settings.first_name')} type="text" required value={form.couple_names[0]} onChange={(e) => set('couple_names', [e.target.value, form.couple_names[1]])} />
+          <InputField id="st-name-2" label={t('admin.settings.second_name')} type="text" required value={form.couple_names[1]} onChange={(e) => set('couple_names', [form.couple_names[0], e.target.value])} />
         </div>
-        <label className="checkbox-row">
-          <input type="checkbox" role="switch" checked={form.uploads_enabled} onChange={(e) => set('uploads_enabled', e.target.checked)} />
-          {t('admin.settings.uploads_enabled')}
-        </label>
-        <label className="checkbox-row">
-          <input
-            type="checkbox"
-            role="switch"
-            aria-describedby="st-names-hint"
-            checked={form.show_uploader_names}
-            onChange={(e) => set('show_uploader_names', e.target.checked)}
-          />
-          {t('admin.settings.show_names')}
-        </label>
-        <p id="st-names-hint" className="muted">
-          {t('admin.settings.show_names_hint')}
-        </p>
-        <label className="checkbox-row">
-          <input type="checkbox" role="switch" aria-describedby="st-downloads-hint" checked={form.guest_downloads} onChange={(e) => set('guest_downloads', e.target.checked)} />
-          {t('admin.settings.guest_downloads')}
-        </label>
-        <p id="st-downloads-hint" className="muted">
-          {t('admin.settings.guest_downloads_hint')}
-        </p>
-        <div className="field">
-          <label htmlFor="st-wall-source">{t('admin.settings.wall_source')}</label>
+        <CheckboxRow label={t('admin.settings.uploads_enabled')} {...switchOf('uploads_enabled')} />
+        <CheckboxRow label={t('admin.settings.show_names')} hint={t('admin.settings.show_names_hint')} hintId="st-names-hint" {...switchOf('show_uploader_names')} />
+        <CheckboxRow label={t('admin.settings.guest_downloads')} hint={t('admin.settings.guest_downloads_hint')} hintId="st-downloads-hint" {...switchOf('guest_downloads')} />
+        <Field id="st-wall-source" label={t('admin.settings.wall_source')}>
           <select id="st-wall-source" value={form.wall_source} onChange={(e) => set('wall_source', e.target.value as WallSource)}>
             <option value="all">{t('admin.settings.wall_source_all')}</option>
             <option value="highlights">{t('admin.settings.wall_source_highlights')}</option>
           </select>
-        </div>
-      </section>
+        </Field>
+      </Card>
 
       <LookSettings
         value={form}
@@ -152,38 +121,28 @@ export function SettingsPage() {
 
       <DayControls value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
 
-      <section className="card settings-section">
-        <h2 className="card-title">{t('admin.settings.texts')}</h2>
-        <div className="field">
-          <label htmlFor="st-welcome">{t('admin.settings.welcome')}</label>
-          <textarea id="st-welcome" value={form.welcome_message} onChange={(e) => set('welcome_message', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="st-sharing">{t('admin.settings.sharing')}</label>
-          <textarea id="st-sharing" value={form.photo_sharing_message} onChange={(e) => set('photo_sharing_message', e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="st-thanks">{t('admin.settings.thanks')}</label>
-          <textarea id="st-thanks" value={form.thank_you_message} onChange={(e) => set('thank_you_message', e.target.value)} />
-        </div>
-      </section>
+      <Card className="settings-section" title={t('admin.settings.texts')}>
+        {LONG_TEXTS.map(({ id, key, label }) => (
+          <Field key={key} id={id} label={t(label)}>
+            <textarea id={id} value={form[key]} onChange={(e) => set(key, e.target.value)} />
+          </Field>
+        ))}
+      </Card>
 
-      <section className="card settings-section">
-        <h2 className="card-title">{t('admin.settings.schedule')}</h2>
+      <Card className="settings-section" title={t('admin.settings.schedule')}>
         {form.schedule.map((item, i) => (
           <fieldset key={i} className="schedule-item">
             <legend>{t('admin.settings.event', { number: i + 1 })}</legend>
             <div className="settings-grid">
-              {SCHEDULE_FIELDS.map((f) => (
-                <div key={f.key} className={`field${f.long ? ' field-wide' : ''}`}>
-                  <label htmlFor={`st-${i}-${f.key}`}>{t(f.label)}</label>
-                  {f.long ? (
-                    <textarea id={`st-${i}-${f.key}`} value={item[f.key]} onChange={(e) => setItem(i, { [f.key]: e.target.value })} />
-                  ) : (
-                    <input id={`st-${i}-${f.key}`} type="text" required={f.key === 'title'} value={item[f.key]} onChange={(e) => setItem(i, { [f.key]: e.target.value })} />
-                  )}
-                </div>
-              ))}
+              {SCHEDULE_FIELDS.map((f) => {
+                const id = `st-${i}-${f.key}`;
+                const props = { id, value: item[f.key], onChange: (e: { target: { value: string } }) => setItem(i, { [f.key]: e.target.value }) };
+                return (
+                  <Field key={f.key} id={id} label={t(f.label)} className={f.long ? 'field-wide' : undefined}>
+                    {f.long ? <textarea {...props} /> : <input type="text" required={f.key === 'title'} {...props} />}
+                  </Field>
+                );
+              })}
               <MomentTimes index={i} item={item} zone={form.time_zone} onChange={(patch) => setItem(i, patch)} />
             </div>
             {form.schedule.length > 1 && (
@@ -200,7 +159,7 @@ export function SettingsPage() {
             {t('admin.settings.add_event')}
           </button>
         )}
-      </section>
+      </Card>
       <ChallengesEditor value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
       <TranslationsEditor value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
       <TwoStepSetting value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
