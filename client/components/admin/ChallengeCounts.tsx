@@ -1,22 +1,15 @@
 import type { ChallengeTotals } from '../../../common/admin-types';
+import { Card } from './Card';
+import { ColumnHeads } from './ColumnHeads';
 import { formatNumber, t } from './t';
 
 /** Each photo challenge in the couple's order with how many photos answer it, and how many of those are in the gallery. */
 export function ChallengeCounts({ items }: { items: ChallengeTotals[] | undefined }) {
   if (!items?.length) return null;
   return (
-    <section className="card" aria-labelledby="dash-challenges-title">
-      <h2 id="dash-challenges-title" className="card-title">
-        {t('admin.dashboard.challenges')}
-      </h2>
+    <Card titleId="dash-challenges-title" title={t('admin.dashboard.challenges')}>
       <table className="challenge-table">
-        <thead>
-          <tr>
-            <th scope="col">{t('admin.dashboard.challenge_name')}</th>
-            <th scope="col">{t('admin.dashboard.challenge_total')}</th>
-            <th scope="col">{t('admin.dashboard.challenge_visible')}</th>
-          </tr>
-        </thead>
+        <ColumnHeads names={[t('admin.dashboard.challenge_name'), t('admin.dashboard.challenge_total'), t('admin.dashboard.challenge_visible')]} />
         <tbody>
           {items.map((c) => (
             <tr key={c.id} data-challenge={c.id}>
@@ -29,6 +22,6 @@ export function ChallengeCounts({ items }: { items: ChallengeTotals[] | undefine
           ))}
         </tbody>
       </table>
-    </section>
+    </Card>
   );
 }

@@ -8,6 +8,8 @@ import { handleUnauthorized } from '../../state/admin';
 import { settings, settingsSaved } from '../../state/settings';
 import { toast } from '../ui/toast';
 import { splitInZone } from '../zoned-time';
+import { Card } from './Card';
+import { CheckboxRow, Field } from './Field';
 import { t } from './t';
 
 /** How often the card reads the scan's backlog again. */
@@ -72,10 +74,7 @@ export function FaceSearchCard({ canEdit, isAdmin }: { canEdit: boolean; isAdmin
   };
 
   return (
-    <section className="card face-card" aria-labelledby="face-card-title" data-testid="face-card">
-      <h2 className="card-title" id="face-card-title">
-        {t('admin.faces.title')}
-      </h2>
+    <Card className="face-card" titleId="face-card-title" title={t('admin.faces.title')} data-testid="face-card">
       <p className="muted">{t('admin.faces.intro')}</p>
       {status && (
         <ul className="face-card-facts" data-testid="face-status">
@@ -89,17 +88,10 @@ export function FaceSearchCard({ canEdit, isAdmin }: { canEdit: boolean; isAdmin
       )}
       {canEdit && form && (
         <form className="face-card-form" onSubmit={(e) => void save(e)}>
-          <label className="checkbox-row">
-            <input type="checkbox" role="switch" checked={form.on} onChange={(e) => setForm({ ...form, on: e.target.checked })} />
-            {t('admin.faces.enabled')}
-          </label>
-          <div className="field">
-            <label htmlFor="face-until">{t('admin.faces.until')}</label>
+          <CheckboxRow role="switch" label={t('admin.faces.enabled')} checked={form.on} onChange={(e) => setForm({ ...form, on: e.target.checked })} />
+          <Field id="face-until" label={t('admin.faces.until')} hint={t('admin.faces.until_hint')} hintId="face-until-hint">
             <input id="face-until" type="date" value={form.until} disabled={!form.on} aria-describedby="face-until-hint" onChange={(e) => setForm({ ...form, until: e.target.value })} />
-            <p id="face-until-hint" className="muted settings-hint">
-              {t('admin.faces.until_hint')}
-            </p>
-          </div>
+          </Field>
           <button type="submit" className="btn" disabled={busy}>
             {t('admin.faces.save')}
           </button>
@@ -111,6 +103,6 @@ export function FaceSearchCard({ canEdit, isAdmin }: { canEdit: boolean; isAdmin
           {t('admin.faces.delete_all')}
         </button>
       )}
-    </section>
+    </Card>
   );
 }

@@ -1,6 +1,7 @@
 import type { ApiUser, Role, UserForm } from '../../../common/api-types';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import X from 'lucide-react/icons/x';
+import { CheckboxRow, Field, InputField } from './Field';
 import { t } from './t';
 
 const ROLE_NAMES: Record<Role, string> = { family: 'admin.role.family', bride: 'admin.role.bride', groom: 'admin.role.groom', admin: 'admin.role.admin' };
@@ -63,31 +64,19 @@ export function UserFormModal({ user, onClose, onSubmit }: Props) {
           </button>
         </div>
         <form onSubmit={submit} className="admin-form">
-          <div className="field">
-            <label htmlFor="uf-username">{t('admin.users.username')}</label>
-            <input ref={first} id="uf-username" type="text" required autoComplete="off" value={form.username} onChange={(e) => set('username', e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="uf-full-name">{t('admin.users.full_name')}</label>
-            <input id="uf-full-name" type="text" required value={form.full_name} onChange={(e) => set('full_name', e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="uf-email">{t('admin.users.email')}</label>
-            <input id="uf-email" type="email" required value={form.email} onChange={(e) => set('email', e.target.value)} />
-          </div>
-          <div className="field">
-            <label htmlFor="uf-password">{user ? t('admin.users.password_keep') : t('admin.users.password')}</label>
-            <input
-              id="uf-password"
-              type="password"
-              autoComplete="new-password"
-              required={!user}
-              value={form.password}
-              onChange={(e) => set('password', e.target.value)}
-            />
-          </div>
-          <div className="field">
-            <label htmlFor="uf-role">{t('admin.users.role')}</label>
+          <InputField ref={first} id="uf-username" label={t('admin.users.username')} type="text" required autoComplete="off" value={form.username} onValue={(v) => set('username', v)} />
+          <InputField id="uf-full-name" label={t('admin.users.full_name')} type="text" required value={form.full_name} onValue={(v) => set('full_name', v)} />
+          <InputField id="uf-email" label={t('admin.users.email')} type="email" required value={form.email} onValue={(v) => set('email', v)} />
+          <InputField
+            id="uf-password"
+            label={user ? t('admin.users.password_keep') : t('admin.users.password')}
+            type="password"
+            autoComplete="new-password"
+            required={!user}
+            value={form.password}
+            onValue={(v) => set('password', v)}
+          />
+          <Field id="uf-role" label={t('admin.users.role')}>
             <select id="uf-role" value={form.role} onChange={(e) => set('role', e.target.value as Role)}>
               {ROLES.map((r) => (
                 <option key={r} value={r}>
@@ -95,11 +84,8 @@ export function UserFormModal({ user, onClose, onSubmit }: Props) {
                 </option>
               ))}
             </select>
-          </div>
-          <label className="checkbox-row">
-            <input type="checkbox" checked={form.is_active} onChange={(e) => set('is_active', e.target.checked)} />
-            {t('admin.users.active')}
-          </label>
+          </Field>
+          <CheckboxRow label={t('admin.users.active')} checked={form.is_active} onChange={(e) => set('is_active', e.target.checked)} />
           <div className="modal-actions">
             <button type="button" className="btn btn-outline" onClick={onClose}>
               {t('admin.cancel')}

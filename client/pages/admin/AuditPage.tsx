@@ -3,7 +3,9 @@ import type { AuditResponse } from '../../../common/security-types';
 import { isForbidden } from '../../api/admin';
 import { securityApi } from '../../api/security';
 import { handleUnauthorized } from '../../state/admin';
-import { ErrorCard } from '../../components/admin/AdminShell';
+import { ErrorCard, ForbiddenCard } from '../../components/admin/AdminShell';
+import { ColumnHeads } from '../../components/admin/ColumnHeads';
+import { Field, InputField } from '../../components/admin/Field';
 import { formatDateTime, formatNumber, t } from '../../components/admin/t';
 
 const PAGE = 50;
@@ -29,12 +31,7 @@ export function AuditPage() {
     void load();
   }, [load]);
 
-  if (error === 'forbidden')
-    return (
-      <div className="card admin-error-card" role="alert">
-        <p>{t('admin.forbidden')}</p>
-      </div>
-    );
+  if (error === 'forbidden') return <ForbiddenCard />;
   if (error) return <ErrorCard message={t('admin.audit.load_failed')} onRetry={() => void load()} />;
 
   const applyUser = (e: FormEvent) => {
@@ -50,16 +47,12 @@ export function AuditPage() {
       <p className="muted">{t('admin.audit.intro')}</p>
       <div className="card audit-filters">
         <form className="settings-row" onSubmit={applyUser}>
-          <div className="field">
-            <label htmlFor="audit-user">{t('admin.audit.filter_user')}</label>
-            <input id="audit-user" type="search" value={userInput} onChange={(e) => setUserInput(e.target.value)} />
-          </div>
+          <InputField id="audit-user" label={t('admin.audit.filter_user')} type="search" value={userInput} onValue={setUserInput} />
           <button type="submit" className="btn btn-outline">
             {t('admin.audit.apply')}
           </button>
         </form>
-        <div className="field">
-          <label htmlFor="audit-action">{t('admin.audit.filter_action')}</label>
+        <Field id="audit-action" label={t('admin.audit.filter_action')}>
           <select
             id="audit-action"
             value={filter.action}
@@ -75,7 +68,7 @@ export function AuditPage() {
               </option>
             ))}
           </select>
-        </div>
+        </Field>
       </div>
       {!data ? (
         <div className="skeleton" style={{ height: '18rem' }} role="status" aria-busy="true" aria-label={t('admin.audit.loading')} />
@@ -84,15 +77,7 @@ export function AuditPage() {
       ) : (
         <div className="table-scroll">
           <table className="audit-table">
-            <thead>
-              <tr>
-                <th scope="col">{t('admin.audit.when')}</th>
-                <th scope="col">{t('admin.audit.who')}</th>
-                <th scope="col">{t('admin.audit.action')}</th>
-                <th scope="col">{t('admin.audit.ids')}</th>
-                <th scope="col">{t('admin.audit.address')}</th>
-              </tr>
-            </thead>
+            <ColumnHeads names={[t('admin.audit.when'), t('admin.audit.who'), t('admin.audit.action'), t('admin.audit.ids'), t('admin.audit.address')]} />
             <tbody>
               {data.entries.map((e) => (
                 <tr key={e.id}>

@@ -10,6 +10,7 @@ import type { Dashboard } from '../../../common/api-types';
 import { adminApi } from '../../api/admin';
 import { handleUnauthorized, me, permissionsOf } from '../../state/admin';
 import { ErrorCard } from '../../components/admin/AdminShell';
+import { Card } from '../../components/admin/Card';
 import { StatCards } from '../../components/admin/StatCards';
 import { UploadChart } from '../../components/admin/UploadChart';
 import { CameraPie } from '../../components/admin/CameraPie';
@@ -152,34 +153,30 @@ export function DashboardPage() {
       <StatCards stats={data.stats} canManageUsers={perms.can_manage_users} />
 
       <div className="dashboard-charts">
-        <section className="card">
-          <h2 className="card-title">{t('admin.dashboard.trends')}</h2>
+        <Card title={t('admin.dashboard.trends')}>
           <UploadChart data={data.chart_data.uploads_by_day} />
-        </section>
-        <section className="card">
-          <h2 className="card-title">{t('admin.dashboard.cameras')}</h2>
+        </Card>
+        <Card title={t('admin.dashboard.cameras')}>
           <CameraPie data={data.chart_data.camera_stats} />
-        </section>
+        </Card>
       </div>
 
       <ChallengeCounts items={data.challenge_counts} />
 
       <div className="dashboard-lists">
-        <section className="card">
-          <h2 className="card-title">{t('admin.dashboard.activity')}</h2>
+        <Card title={t('admin.dashboard.activity')}>
           <RecentActivity items={data.recent_activity} />
           <h3 className="contributors-title">{t('admin.dashboard.contributors')}</h3>
           <TopContributors items={data.top_contributors} />
-        </section>
-        <section className="card">
-          <h2 className="card-title">{t('admin.dashboard.recent_photos')}</h2>
+        </Card>
+        <Card title={t('admin.dashboard.recent_photos')}>
           <RecentPhotos
             photos={data.recent_photos}
             total={data.stats.total_photos}
             canDelete={perms.can_delete_photos}
             onAction={(id, a) => void onPhotoAction(id, a)}
           />
-        </section>
+        </Card>
       </div>
     </div>
   );

@@ -5,7 +5,8 @@ import { adminApi, errorText } from '../../api/admin';
 import { securityApi, type LoginAnswer } from '../../api/security';
 import { setMe, takeSignedOut } from '../../state/admin';
 import { Footer } from '../../components/Footer';
-import { CodeStep } from '../../components/admin/security/CodeStep';
+import { ErrorAlert, InputField } from '../../components/admin/Field';
+import { CodeStep, SignInButton } from '../../components/admin/security/CodeStep';
 import { PasskeySignIn } from '../../components/admin/security/PasskeySignIn';
 import { toast } from '../../components/ui/toast';
 import { t } from '../../components/admin/t';
@@ -69,11 +70,7 @@ export function LoginPage() {
         <div className="card admin-login-card">
           <h1>{t('admin.login.title')}</h1>
           <p className="muted">{t('admin.login.subtitle')}</p>
-          {error && (
-            <div className="alert alert-destructive" role="alert">
-              {error}
-            </div>
-          )}
+          <ErrorAlert error={error} />
           {step === 'code' ? (
             <CodeStep
               onDone={next}
@@ -85,35 +82,29 @@ export function LoginPage() {
           ) : (
           <>
           <form onSubmit={submit} className="admin-form">
-            <div className="field">
-              <label htmlFor="admin-username">{t('admin.login.username')}</label>
-              <input
-                id="admin-username"
-                type="text"
-                autoComplete="username"
-                placeholder={t('admin.login.username_placeholder')}
-                required
-                disabled={busy}
-                value={username}
-                onChange={(e) => setUsername(e.target.value)}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="admin-password">{t('admin.login.password')}</label>
-              <input
-                id="admin-password"
-                type="password"
-                autoComplete="current-password"
-                placeholder={t('admin.login.password_placeholder')}
-                required
-                disabled={busy}
-                value={password}
-                onChange={(e) => setPassword(e.target.value)}
-              />
-            </div>
-            <button type="submit" className="btn admin-login-submit" disabled={busy}>
-              {busy ? t('admin.login.signing_in') : t('admin.login.submit')}
-            </button>
+            <InputField
+              id="admin-username"
+              label={t('admin.login.username')}
+              type="text"
+              autoComplete="username"
+              placeholder={t('admin.login.username_placeholder')}
+              required
+              disabled={busy}
+              value={username}
+              onValue={setUsername}
+            />
+            <InputField
+              id="admin-password"
+              label={t('admin.login.password')}
+              type="password"
+              autoComplete="current-password"
+              placeholder={t('admin.login.password_placeholder')}
+              required
+              disabled={busy}
+              value={password}
+              onValue={setPassword}
+            />
+            <SignInButton busy={busy} label={t('admin.login.submit')} />
           </form>
           <div className="admin-login-or">
             <span>{t('admin.login.or')}</span>

@@ -8,12 +8,11 @@ import type { ApiUser, UserForm } from '../../../common/api-types';
 import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { toast } from '../../components/ui/toast';
-import { ErrorCard } from '../../components/admin/AdminShell';
+import { ErrorCard, ForbiddenCard } from '../../components/admin/AdminShell';
 import { editPayload, roleName, UserFormModal } from '../../components/admin/UserFormModal';
 import { formatDate, formatDay } from '../../components/admin/format';
 import { t } from '../../components/admin/t';
 
-export const forbiddenText = () => t('admin.forbidden');
 export const deleteUserConfirm = (username: string) => t('admin.users.confirm_delete', { username });
 
 function fail(err: unknown, fallback: string) {
@@ -44,37 +43,22 @@ export function UsersPage() {
     void load();
   }, [load]);
 
-  const create = async (f: UserForm) => {
+  /** Runs a change, says how it went and shows the list as it now is; true when it was made. */
+  const change = async (run: () => Promise<unknown>, done: string, failed: string) => {
     try {
-      await adminApi.createUser(f);
-      toast({ title: t('admin.users.created'), variant: 'success' });
+      await run();
+      toast({ title: done, variant: 'success' });
       await load();
       return true;
     } catch (err) {
-      fail(err, t('admin.users.create_failed'));
+      fail(err, failed);
       return false;
     }
   };
-  const update = (u: ApiUser) => async (f: UserForm) => {
-    try {
-      await adminApi.updateUser(u.id, editPayload(f));
-      toast({ title: t('admin.users.updated'), variant: 'success' });
-      await load();
-      return true;
-    } catch (err) {
-      fail(err, t('admin.users.update_failed'));
-      return false;
-    }
-  };
+  const create = (f: UserForm) => change(() => adminApi.createUser(f), t('admin.users.created'), t('admin.users.create_failed'));
+  const update = (u: ApiUser) => (f: UserForm) => change(() => adminApi.updateUser(u.id, editPayload(f)), t('admin.users.updated'), t('admin.users.update_failed'));
   const remove = async (u: ApiUser) => {
-    if (!window.confirm(deleteUserConfirm(u.username))) return;
-    try {
-      await adminApi.deleteUser(u.id);
-      toast({ title: t('admin.users.deleted'), variant: 'success' });
-      await load();
-    } catch (err) {
-      fail(err, t('admin.users.delete_failed'));
-    }
+    if (window.confirm(deleteUserConfirm(u.username))) await change(() => adminApi.deleteUser(u.id), t('admin.users.deleted'), t('admin.users.delete_failed'));
   };
   const toggle = async (u: ApiUser) => {
     try {
@@ -87,12 +71,7 @@ export function UsersPage() {
     }
   };
 
-  if (error === 'forbidden')
-    return (
-      <div className="card admin-error-card" role="alert">
-        <p>{forbiddenText()}</p>
-      </div>
-    );
+  if (error === 'forbidden') return <ForbiddenCard />;
   if (error) return <ErrorCard message={t('admin.users.load_failed')} onRetry={() => void load()} />;
   if (!users)
     return (

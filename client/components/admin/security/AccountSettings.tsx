@@ -4,6 +4,9 @@ import type { WeddingSettings } from '../../../../common/api-types';
 import type { AccountSettings, NotifySettings, NotifyTestResponse } from '../../../../common/security-types';
 import { errorText } from '../../../api/admin';
 import { securityApi } from '../../../api/security';
+import { Card } from '../Card';
+import { CheckboxRow, InputField } from '../Field';
+import { CHANNEL_NAMES } from './NotifyFailures';
 import { t } from '../t';
 
 type Form = WeddingSettings & Partial<AccountSettings>;
@@ -14,22 +17,18 @@ const EMPTY: NotifySettings = { ntfy_url: null, webhook_url: null, smtp_url: nul
 /** Settings: "Require two-step sign-in", with what it means for every account. */
 export function TwoStepSetting({ value, onChange }: Props) {
   return (
-    <section className="card settings-section" aria-labelledby="st-two-step">
-      <h2 className="card-title" id="st-two-step">
-        {t('admin.settings.two_step_title')}
-      </h2>
-      <label className="checkbox-row">
-        <input type="checkbox" role="switch" aria-describedby="st-two-step-hint" checked={value.require_two_step === true} onChange={(e) => onChange({ require_two_step: e.target.checked })} />
-        {t('admin.settings.require_two_step')}
-      </label>
-      <p id="st-two-step-hint" className="muted">
-        {t('admin.settings.require_two_step_hint')}
-      </p>
-    </section>
+    <Card className="settings-section" titleId="st-two-step" title={t('admin.settings.two_step_title')}>
+      <CheckboxRow
+        role="switch"
+        label={t('admin.settings.require_two_step')}
+        hint={t('admin.settings.require_two_step_hint')}
+        hintId="st-two-step-hint"
+        checked={value.require_two_step === true}
+        onChange={(e) => onChange({ require_two_step: e.target.checked })}
+      />
+    </Card>
   );
 }
-
-const CHANNEL_NAMES = { ntfy: 'admin.settings.notify_ntfy', webhook: 'admin.settings.notify_webhook', email: 'admin.settings.notify_email' } as const;
 
 /** Settings: where the couple is told what needs them (ntfy, a webhook, e-mail), and "Send a test". */
 export function NotifySettingsSection({ value, onChange }: Props) {
@@ -39,10 +38,7 @@ export function NotifySettingsSection({ value, onChange }: Props) {
   const [busy, setBusy] = useState(false);
   const set = (k: keyof NotifySettings, v: string) => onChange({ notify: { ...n, [k]: v.trim() ? v : null } });
   const field = (k: keyof NotifySettings, label: string, type: string, placeholder: string) => (
-    <div className="field">
-      <label htmlFor={`st-notify-${k}`}>{label}</label>
-      <input id={`st-notify-${k}`} type={type} autoComplete="off" spellCheck={false} dir="ltr" placeholder={placeholder} value={n[k] ?? ''} onChange={(e) => set(k, e.target.value)} />
-    </div>
+    <InputField id={`st-notify-${k}`} label={label} type={type} autoComplete="off" spellCheck={false} dir="ltr" placeholder={placeholder} value={n[k] ?? ''} onValue={(v) => set(k, v)} />
   );
 
   const test = async () => {
@@ -59,10 +55,7 @@ export function NotifySettingsSection({ value, onChange }: Props) {
   };
 
   return (
-    <section className="card settings-section" aria-labelledby="st-notify">
-      <h2 className="card-title" id="st-notify">
-        {t('admin.settings.notify_title')}
-      </h2>
+    <Card className="settings-section" titleId="st-notify" title={t('admin.settings.notify_title')}>
       <p className="muted">{t('admin.settings.notify_intro')}</p>
       {field('ntfy_url', t('admin.settings.notify_ntfy_url'), 'url', 'https://ntfy.sh/our-wedding-7f3k')}
       {field('webhook_url', t('admin.settings.notify_webhook_url'), 'url', 'https://example.com/hook')}
@@ -92,6 +85,6 @@ export function NotifySettingsSection({ value, onChange }: Props) {
           </ul>
         )}
       </div>
-    </section>
+    </Card>
   );
 }

@@ -3,6 +3,8 @@ import type { SecurityStatus, TwoStepSetup } from '../../../../common/security-t
 import { errorText } from '../../../api/admin';
 import { securityApi } from '../../../api/security';
 import { toast } from '../../ui/toast';
+import { Card } from '../Card';
+import { ErrorAlert, InputField } from '../Field';
 import { RecoveryCodes } from './RecoveryCodes';
 import { t } from '../t';
 
@@ -46,15 +48,8 @@ export function AuthenticatorCard({ status, onChange, reload }: { status: Securi
 
   const codeField = (label: string) => (
     <form className="admin-form" onSubmit={submit}>
-      {error && (
-        <div className="alert alert-destructive" role="alert">
-          {error}
-        </div>
-      )}
-      <div className="field">
-        <label htmlFor="sec-code">{label}</label>
-        <input id="sec-code" type="text" inputMode="numeric" autoComplete="one-time-code" required maxLength={20} value={code} onChange={(e) => setCode(e.target.value)} />
-      </div>
+      <ErrorAlert error={error} />
+      <InputField id="sec-code" label={label} type="text" inputMode="numeric" autoComplete="one-time-code" required maxLength={20} value={code} onValue={setCode} />
       <div className="security-actions">
         <button type="submit" className="btn" disabled={busy}>
           {t('admin.security.confirm')}
@@ -67,10 +62,7 @@ export function AuthenticatorCard({ status, onChange, reload }: { status: Securi
   );
 
   return (
-    <section className="card settings-section" aria-labelledby="sec-totp">
-      <h2 className="card-title" id="sec-totp">
-        {t('admin.security.codes_heading')}
-      </h2>
+    <Card className="settings-section" titleId="sec-totp" title={t('admin.security.codes_heading')}>
       <p className="muted">{t('admin.security.codes_explain')}</p>
       {mode.kind === 'codes' ? (
         <RecoveryCodes
@@ -110,16 +102,12 @@ export function AuthenticatorCard({ status, onChange, reload }: { status: Securi
         </>
       ) : (
         <>
-          {error && (
-            <div className="alert alert-destructive" role="alert">
-              {error}
-            </div>
-          )}
+          <ErrorAlert error={error} />
           <button type="button" className="btn" disabled={busy} onClick={() => void start()}>
             {t('admin.security.set_up')}
           </button>
         </>
       )}
-    </section>
+    </Card>
   );
 }

@@ -5,6 +5,8 @@ import type { PasskeyInfo, SecurityStatus } from '../../../../common/security-ty
 import { errorText } from '../../../api/admin';
 import { securityApi, webauthn } from '../../../api/security';
 import { toast } from '../../ui/toast';
+import { Card } from '../Card';
+import { InputField } from '../Field';
 import { passkeyUnavailableText } from './PasskeySignIn';
 import { formatDateTime, t } from '../t';
 
@@ -31,10 +33,7 @@ export function PasskeysCard({ status, onChange }: { status: SecurityStatus; onC
   };
 
   return (
-    <section className="card settings-section" aria-labelledby="sec-passkeys">
-      <h2 className="card-title" id="sec-passkeys">
-        {t('admin.security.passkeys_title')}
-      </h2>
+    <Card className="settings-section" titleId="sec-passkeys" title={t('admin.security.passkeys_title')}>
       <p className="muted">{t('admin.security.passkeys_intro')}</p>
       {status.passkeys.length > 0 ? (
         <ul className="security-list">
@@ -47,10 +46,7 @@ export function PasskeysCard({ status, onChange }: { status: SecurityStatus; onC
       )}
       {support.available ? (
         <div className="settings-row security-add">
-          <div className="field">
-            <label htmlFor="sec-passkey-name">{t('admin.security.passkey_name')}</label>
-            <input id="sec-passkey-name" type="text" maxLength={60} placeholder={t('admin.security.passkey_name_placeholder')} value={name} onChange={(e) => setName(e.target.value)} />
-          </div>
+          <InputField id="sec-passkey-name" label={t('admin.security.passkey_name')} type="text" maxLength={60} placeholder={t('admin.security.passkey_name_placeholder')} value={name} onValue={setName} />
           <button type="button" className="btn" disabled={busy} onClick={() => void add()}>
             {busy ? t('admin.security.passkey_adding') : t('admin.security.passkey_add')}
           </button>
@@ -60,7 +56,7 @@ export function PasskeysCard({ status, onChange }: { status: SecurityStatus; onC
           {passkeyUnavailableText(support)}
         </p>
       )}
-    </section>
+    </Card>
   );
 }
 
@@ -92,10 +88,7 @@ function PasskeyRow({ passkey: p, onChange, onError }: { passkey: PasskeyInfo; o
             void rename();
           }}
         >
-          <div className="field">
-            <label htmlFor={`pk-${p.id}`}>{t('admin.security.passkey_name')}</label>
-            <input id={`pk-${p.id}`} type="text" required maxLength={60} autoFocus value={editing} onChange={(e) => setEditing(e.target.value)} />
-          </div>
+          <InputField id={`pk-${p.id}`} label={t('admin.security.passkey_name')} type="text" required maxLength={60} autoFocus value={editing} onValue={setEditing} />
           <button type="submit" className="btn btn-sm">
             {t('admin.security.save')}
           </button>
