@@ -4,7 +4,7 @@ import X from 'lucide-react/icons/x';
 import Layers from 'lucide-react/icons/layers';
 import { PhotoFlags } from './PhotoFlags';
 import type { AdminPhoto } from '../../../common/api-types';
-import { PhotoThumb, SelectCheck } from './PhotoThumb';
+import { CardMedia, CardName } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate } from './format';
 import { t } from './t';
 
@@ -42,14 +42,9 @@ export function ApprovalCard(props: Props) {
       aria-current={focused || undefined}
       tabIndex={-1}
     >
-      <div className="approval-card-media" onClick={selectMode ? () => onSelect(p.id) : undefined}>
-        <PhotoThumb photo={p} playable={!selectMode} />
-        {selectMode && <SelectCheck photo={p} selected={selected} onSelect={onSelect} />}
-      </div>
+      <CardMedia className="approval-card-media" photo={p} selectMode={selectMode} selected={selected} onSelect={onSelect} />
       <div className="approval-card-info">
-        <div className="photo-card-name" title={p.original_filename} dir="auto">
-          {p.original_filename}
-        </div>
+        <CardName photo={p} />
         <div className="muted approval-card-meta">
           {formatBytes(p.file_size)}
           {p.width && p.height ? ` · ${p.width} × ${p.height}` : ''}

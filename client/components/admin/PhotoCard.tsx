@@ -6,9 +6,10 @@ import RefreshCw from 'lucide-react/icons/refresh-cw';
 import Trash2 from 'lucide-react/icons/trash-2';
 import LoaderCircle from 'lucide-react/icons/loader-circle';
 import Star from 'lucide-react/icons/star';
+import { IconButton } from './IconButton';
 import { PhotoFlags } from './PhotoFlags';
 import type { AdminPhoto, Permissions } from '../../../common/api-types';
-import { PhotoThumb, SelectCheck } from './PhotoThumb';
+import { CardMedia, CardName } from './PhotoThumb';
 import { cameraName, formatBytes, formatDate, isImage, isVideo } from './format';
 import { t } from './t';
 
@@ -35,9 +36,7 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
       data-photo-id={p.id}
       aria-busy={busy || undefined}
     >
-      <div className="photo-card-media" onClick={selectMode ? () => onSelect(p.id) : undefined}>
-        <PhotoThumb photo={p} playable={!selectMode} />
-        {selectMode && <SelectCheck photo={p} selected={selected} onSelect={onSelect} />}
+      <CardMedia className="photo-card-media" photo={p} selectMode={selectMode} selected={selected} onSelect={onSelect}>
         <span className={`badge photo-card-state ${p.is_visible ? 'badge-visible' : 'badge-hidden'}`}>
           {p.is_visible ? <Eye size={14} aria-hidden="true" /> : <EyeOff size={14} aria-hidden="true" />}
           {p.is_visible ? t('admin.photos.visible') : t('admin.photos.hidden')}
@@ -51,11 +50,9 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
             <span>{t('admin.photos.working')}</span>
           </div>
         )}
-      </div>
+      </CardMedia>
       <div className="photo-card-info">
-        <div className="photo-card-name" title={p.original_filename} dir="auto">
-          {p.original_filename}
-        </div>
+        <CardName photo={p} />
         <dl className="photo-card-meta">
           <div>
             <dt>{t('admin.photos.size')}</dt>
@@ -102,56 +99,27 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
           {p.is_visible ? t('admin.photos.hide') : t('admin.photos.show')}
         </button>
         {perms.can_moderate_photos && (
-          <button
-            type="button"
-            className={`btn btn-sm btn-icon${p.highlighted ? '' : ' btn-outline'}`}
-            aria-pressed={p.highlighted}
-            aria-label={t('admin.photos.highlight')}
-            title={t('admin.photos.highlight')}
-            disabled={busy}
-            onClick={() => onAction(p, 'highlight')}
-          >
+          <IconButton className={`btn btn-sm btn-icon${p.highlighted ? '' : ' btn-outline'}`} aria-pressed={p.highlighted} label={t('admin.photos.highlight')} disabled={busy} onClick={() => onAction(p, 'highlight')}>
             <Star size={16} aria-hidden="true" fill={p.highlighted ? 'currentColor' : 'none'} />
-          </button>
+          </IconButton>
         )}
-        <button type="button" className="btn btn-sm btn-outline btn-icon" aria-label={t('admin.photos.download')} title={t('admin.photos.download')} disabled={busy} onClick={() => onAction(p, 'download')}>
+        <IconButton className="btn btn-sm btn-outline btn-icon" label={t('admin.photos.download')} disabled={busy} onClick={() => onAction(p, 'download')}>
           <Download size={16} aria-hidden="true" />
-        </button>
+        </IconButton>
         {canTransform && (
           <>
-            <button
-              type="button"
-              className="btn btn-sm btn-outline btn-icon"
-              aria-label={t('admin.photos.rotate')}
-              title={t('admin.photos.rotate')}
-              disabled={busy}
-              onClick={() => onAction(p, 'rotate')}
-            >
+            <IconButton className="btn btn-sm btn-outline btn-icon" label={t('admin.photos.rotate')} disabled={busy} onClick={() => onAction(p, 'rotate')}>
               <RotateCw size={16} aria-hidden="true" />
-            </button>
-            <button
-              type="button"
-              className="btn btn-sm btn-outline btn-icon"
-              aria-label={t('admin.photos.regenerate')}
-              title={t('admin.photos.regenerate')}
-              disabled={busy}
-              onClick={() => onAction(p, 'regenerate')}
-            >
+            </IconButton>
+            <IconButton className="btn btn-sm btn-outline btn-icon" label={t('admin.photos.regenerate')} disabled={busy} onClick={() => onAction(p, 'regenerate')}>
               <RefreshCw size={16} aria-hidden="true" />
-            </button>
+            </IconButton>
           </>
         )}
         {perms.can_delete_photos && (
-          <button
-            type="button"
-            className="btn btn-sm btn-danger btn-icon"
-            aria-label={t('admin.photos.delete_permanently')}
-            title={t('admin.photos.delete_permanently')}
-            disabled={busy}
-            onClick={() => onAction(p, 'delete')}
-          >
+          <IconButton className="btn btn-sm btn-danger btn-icon" label={t('admin.photos.delete_permanently')} disabled={busy} onClick={() => onAction(p, 'delete')}>
             <Trash2 size={16} aria-hidden="true" />
-          </button>
+          </IconButton>
         )}
       </div>
     </article>

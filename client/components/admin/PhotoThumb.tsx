@@ -4,6 +4,7 @@ import FileIcon from 'lucide-react/icons/file';
 import LoaderCircle from 'lucide-react/icons/loader-circle';
 import Play from 'lucide-react/icons/play';
 import Hourglass from 'lucide-react/icons/hourglass';
+import type { ReactNode } from 'react';
 import type { AdminPhoto } from '../../../common/api-types';
 import { isImage, isVideo } from './format';
 import { t } from './t';
@@ -67,8 +68,40 @@ export function PhotoThumb({ photo, playable = false }: { photo: AdminPhoto; pla
   );
 }
 
-/** The checkbox laid over a thumbnail in select mode (photo cards and approval cards). */
-export function SelectCheck({ photo, selected, onSelect }: { photo: AdminPhoto; selected: boolean; onSelect: (id: string) => void }) {
+interface CardMediaProps {
+  className: string;
+  photo: AdminPhoto;
+  selectMode: boolean;
+  selected: boolean;
+  onSelect: (id: string) => void;
+  children?: ReactNode;
+}
+
+/**
+ * The thumbnail of a photo card or an approval card. In select mode a tap anywhere on it selects
+ * the photo, and a video does not play.
+ */
+export function CardMedia({ className, photo, selectMode, selected, onSelect, children }: CardMediaProps) {
+  return (
+    <div className={className} onClick={selectMode ? () => onSelect(photo.id) : undefined}>
+      <PhotoThumb photo={photo} playable={!selectMode} />
+      {selectMode && <SelectCheck photo={photo} selected={selected} onSelect={onSelect} />}
+      {children}
+    </div>
+  );
+}
+
+/** A card's file name, whole in its tooltip where the card cuts it short. */
+export function CardName({ photo }: { photo: AdminPhoto }) {
+  return (
+    <div className="photo-card-name" title={photo.original_filename} dir="auto">
+      {photo.original_filename}
+    </div>
+  );
+}
+
+/** The checkbox laid over a thumbnail in select mode. */
+function SelectCheck({ photo, selected, onSelect }: { photo: AdminPhoto; selected: boolean; onSelect: (id: string) => void }) {
   return (
     <label className="photo-card-check" onClick={(e) => e.stopPropagation()}>
       <input type="checkbox" checked={selected} onChange={() => onSelect(photo.id)} />

@@ -3,6 +3,7 @@ import Check from 'lucide-react/icons/check';
 import EyeOff from 'lucide-react/icons/eye-off';
 import Trash2 from 'lucide-react/icons/trash-2';
 import type { AdminPhoto } from '../../../common/api-types';
+import { IconButton } from './IconButton';
 import { PhotoThumb } from './PhotoThumb';
 import { formatDate } from './format';
 import { t } from './t';
@@ -34,17 +35,17 @@ export function RecentPhotos({ photos, total, canDelete, onAction }: Props) {
             </div>
             <div className="recent-photo-actions">
               {!p.is_visible && (
-                <button type="button" className="btn btn-sm btn-icon" aria-label={t('admin.photos.approve')} title={t('admin.photos.approve')} onClick={() => onAction(p.id, 'approve')}>
+                <IconButton className="btn btn-sm btn-icon" label={t('admin.photos.approve')} onClick={() => onAction(p.id, 'approve')}>
                   <Check size={18} aria-hidden="true" />
-                </button>
+                </IconButton>
               )}
-              <button type="button" className="btn btn-sm btn-icon btn-outline" aria-label={t('admin.photos.hide')} title={t('admin.photos.hide')} onClick={() => onAction(p.id, 'hide')}>
+              <IconButton className="btn btn-sm btn-icon btn-outline" label={t('admin.photos.hide')} onClick={() => onAction(p.id, 'hide')}>
                 <EyeOff size={18} aria-hidden="true" />
-              </button>
+              </IconButton>
               {canDelete && (
-                <button type="button" className="btn btn-sm btn-icon btn-danger" aria-label={t('admin.photos.delete')} title={t('admin.photos.delete')} onClick={() => onAction(p.id, 'delete')}>
+                <IconButton className="btn btn-sm btn-icon btn-danger" label={t('admin.photos.delete')} onClick={() => onAction(p.id, 'delete')}>
                   <Trash2 size={18} aria-hidden="true" />
-                </button>
+                </IconButton>
               )}
             </div>
           </div>
