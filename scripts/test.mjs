@@ -1,8 +1,10 @@
-// Runs every test file under test/ with node:test (TypeScript through tsx).
-// Browser tests (test/e2e) need Debian's chromium; without it they are left out, loudly.
+// Runs every test file under test/ with node:test, compiled to plain JavaScript first
+// (scripts/test-build.mjs). Browser tests (test/e2e) need Debian's chromium; without it they are
+// left out, loudly.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildTests } from './test-build.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -29,20 +31,48 @@ if (!hasBrowser) {
   console.error(`\n${bar}\n!! BROWSER TESTS NOT RUN: ${CHROMIUM} is missing (${e2e.length} files left out).\n!! Install it with: apt-get install -y chromium   (.ci/run does this)\n${bar}\n`);
 }
 
-fs.mkdirSync(path.join(root, 'test-artifacts'), { recursive: true });
+// Longest first, so no long file starts last while the other cores idle: by the last run's times
+// (test-artifacts/times.tsv) where there is one, else the browser files (the longest) first.
+const artifacts = path.join(root, 'test-artifacts');
+fs.mkdirSync(artifacts, { recursive: true });
+const lastRun = new Map();
+try {
+  for (const line of fs.readFileSync(path.join(artifacts, 'times.tsv'), 'utf8').split('\n').slice(1)) {
+    const [ms, , file] = line.split('\t');
+    if (file) lastRun.set(file, (lastRun.get(file) ?? 0) + Number(ms));
+  }
+} catch {
+  /* no earlier run */
+}
+const guess = (f) => lastRun.get(path.relative(root, f)) ?? (f.includes(`${path.sep}e2e${path.sep}`) ? 60_000 : 10_000);
+files.sort((a, b) => guess(b) - guess(a));
+
+// A folder of this run's own: two runs at once (a developer's and an editor's) must not share one.
+const dist = path.join(root, 'dist');
+for (const old of fs.existsSync(dist) ? fs.readdirSync(dist) : []) {
+  const pid = Number(/^test-(\d+)$/.exec(old)?.[1]);
+  if (pid && !isAlive(pid)) fs.rmSync(path.join(dist, old), { recursive: true, force: true });
+}
+const out = path.join(dist, `test-${process.pid}`);
+const compiled = await buildTests(files, out);
+
 const args = [
-  '--import', 'tsx',
-  '--import', './scripts/i18n/register.mjs', // the catalogues (locales:*) for code run from source
-  '--test',
+  // Stack traces name the TypeScript source and line.
+  '--enable-source-maps',
   '--test-force-exit', // React in happy-dom leaves MessagePorts open
-  `--test-concurrency=${process.env.TEST_CONCURRENCY || 2}`,
-  '--test-reporter=spec',
-  '--test-reporter-destination=stdout',
-  // Every test's file and time, for finding what makes a run slow.
-  '--test-reporter=./scripts/test-times.mjs',
-  '--test-reporter-destination=stdout',
-  ...files,
+  path.join(root, 'scripts', 'test-run.mjs'),
+  ...compiled,
 ];
-const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test' } });
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test', WEDDING_TEST_OUT: out } });
+fs.rmSync(out, { recursive: true, force: true });
 if (!hasBrowser) console.error(`\n!! Reminder: browser tests were NOT run (no ${CHROMIUM}).\n`);
 process.exit(r.status ?? 1);
+
+function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

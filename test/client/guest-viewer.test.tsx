@@ -1,4 +1,4 @@
-import { actAsync, render, text } from '../helpers/dom.js';
+import { actAsync, render, text, until } from '../helpers/dom.js';
 import assert from 'node:assert/strict';
 import { afterEach, test } from 'node:test';
 import type { GalleryItem } from '../../common/api-types.js';
@@ -58,8 +58,8 @@ test('a photo opens in the viewer with its details; Escape closes and focus retu
   const tile = r.container.querySelector('button[aria-label="Open photo Canon_40D.jpg"]') as HTMLButtonElement;
   tile.focus();
   await actAsync(() => tile.click());
-  const d = dialog();
-  assert.ok(d, 'viewer open');
+  // The viewer is a lazy part: its module may take a few turns to arrive.
+  const d = await until(dialog, 'viewer open');
   assert.equal(d!.getAttribute('aria-modal'), 'true');
   assert.equal(document.activeElement?.getAttribute('aria-label'), 'Close', 'focus moved into the viewer');
   assert.match(text(d), /Loading image\.\.\./);
@@ -81,6 +81,7 @@ test('the close button and a click outside close the viewer', async () => {
   const r = await gallery([photo]);
   const tile = r.container.querySelector('.gallery-tile') as HTMLButtonElement;
   await actAsync(() => tile.click());
+  await until(dialog, 'viewer open');
   await actAsync(() => (document.querySelector('button[aria-label="Close"]') as HTMLButtonElement).click());
   assert.equal(dialog(), null);
   await actAsync(() => tile.click());
@@ -97,7 +98,7 @@ test('a video plays in a <video controls playsinline> with the fallback text, an
   const tile = r.container.querySelector('button[aria-label="Open video first-dance.mp4"]') as HTMLButtonElement;
   assert.ok(tile.querySelector('.gallery-tile-play'), 'video tiles are marked');
   await actAsync(() => tile.click());
-  const video = dialog()!.querySelector('video') as HTMLVideoElement;
+  const video = (await until(dialog, 'viewer open')).querySelector('video') as HTMLVideoElement;
   assert.equal(video.getAttribute('src'), '/media/original/v1.mp4');
   assert.ok(video.hasAttribute('controls'));
   assert.ok(video.hasAttribute('playsinline'));

@@ -87,3 +87,17 @@ export async function actAsync(fn: () => unknown = () => {}): Promise<void> {
 
 /** Text content with whitespace collapsed. */
 export const text = (el: Element | null | undefined) => (el?.textContent ?? '').replace(/\s+/g, ' ').trim();
+
+/**
+ * Lets React work (as actAsync) until `condition` holds, for what arrives after an unknown number
+ * of turns: a lazy component's module, which on a busy machine takes longer than actAsync's few.
+ */
+export async function until<T>(condition: () => T | null | undefined | false, what: string, ms = 10_000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = condition();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
+    await actAsync(() => new Promise((r) => setTimeout(r, 10)));
+  }
+}

@@ -1,0 +1,21 @@
+// node:test's runner over the files given, in the order given (scripts/test.mjs puts the longest
+// first; `node --test` sorts its arguments by name). Each file runs in a process of its own, with
+// this process's Node options (--enable-source-maps, --test-force-exit).
+import { finished } from 'node:stream/promises';
+import { run } from 'node:test';
+import { spec } from 'node:test/reporters';
+import { recordTimes } from './test-times.mjs';
+
+let failed = 0;
+const out = run({ files: process.argv.slice(2), concurrency: Number(process.env.TEST_CONCURRENCY || 2) })
+  .compose(async function* (events) {
+    for await (const event of events) {
+      if (event.type === 'test:fail') failed++;
+      yield event;
+    }
+  })
+  .compose(recordTimes)
+  .compose(new spec());
+out.pipe(process.stdout);
+await finished(out);
+process.exitCode = failed ? 1 : 0;
