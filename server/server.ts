@@ -140,7 +140,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   announceFirstAdmin(config, await users.ensureFirstAdmin(config.adminUsername, config.adminPassword));
 
   const bus = new EventBus(db);
-  const processing = createProcessing({ config, paths, db });
+  const processing = createProcessing({ config, paths, db, photos: photoRows });
   const facesModule = createFacesModule({ db, paths, settings, bus, faceWorkers: config.faceWorkers, faceNice: config.faceNice });
   const auditLog = new AuditLog(db);
   const security = new SecurityService(db, settings);

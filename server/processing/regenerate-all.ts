@@ -1,5 +1,6 @@
 import { conflict } from '../errors.js';
 import { log } from '../log.js';
+import { messageOf } from './job-errors.js';
 import { QueueStoppedError, type RegenerateStats } from './queue.js';
 
 export const ALREADY_REGENERATING = 'errors.processing.already_regenerating';
@@ -9,8 +10,6 @@ export interface RegenerateAllAnswer {
   statistics: RegenerateStats;
   running: boolean;
 }
-
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /**
  * One "regenerate all thumbnails" at a time. The work is a coordinator job in the queue that

@@ -1,10 +1,10 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { log } from '../log.js';
-import type { PhotosRepo } from '../photos/photos.repo.js';
 import type { DataPaths } from '../context.js';
 import type { EncodeLane } from './encode-lane.js';
 import { MediaError } from './failures.js';
+import type { PhotoRows } from './photo-rows.js';
 import { PermanentJobError, QueueStoppedError } from './queue.js';
 import { removeOldVersions } from './versions.js';
 import type { MediaOps } from './worker-protocol.js';
@@ -17,7 +17,7 @@ export type WebCopyListener = (photoId: string) => Promise<void>;
  * Stopping the server kills the encoders (paused ones too); the job stays queued and starts over
  * after the next start.
  */
-export function createTranscoder(deps: { paths: DataPaths; media: MediaOps; lane: EncodeLane }, photos: PhotosRepo) {
+export function createTranscoder(deps: { paths: DataPaths; media: MediaOps; lane: EncodeLane }, photos: PhotoRows) {
   let stopping = new AbortController();
   const listeners = new Set<WebCopyListener>();
 
