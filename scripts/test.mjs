@@ -60,10 +60,14 @@ const args = [
   // Stack traces name the TypeScript source and line.
   '--enable-source-maps',
   '--test-force-exit', // React in happy-dom leaves MessagePorts open
+  // Each file's CPU time, to test-artifacts/cpu.tsv.
+  '--import', './scripts/test-cpu.mjs',
   path.join(root, 'scripts', 'test-run.mjs'),
   ...compiled,
 ];
-const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test', WEDDING_TEST_OUT: out } });
+const cpu = path.join(artifacts, 'cpu.tsv');
+fs.writeFileSync(cpu, 'cpu_ms\twall_ms\tfile\n');
+const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test', WEDDING_TEST_OUT: out, WEDDING_TEST_CPU: cpu } });
 fs.rmSync(out, { recursive: true, force: true });
 if (!hasBrowser) console.error(`\n!! Reminder: browser tests were NOT run (no ${CHROMIUM}).\n`);
 process.exit(r.status ?? 1);
