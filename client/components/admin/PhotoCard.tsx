@@ -1,3 +1,4 @@
+import type { ComponentProps } from 'react';
 import Eye from 'lucide-react/icons/eye';
 import EyeOff from 'lucide-react/icons/eye-off';
 import Download from 'lucide-react/icons/download';
@@ -23,6 +24,16 @@ interface Props {
   busy: boolean;
   onSelect: (id: string) => void;
   onAction: (photo: AdminPhoto, action: CardAction) => void;
+}
+
+/** One of a card's facts: its name, and the value (the props are the value's). */
+function Fact({ name, children, ...dd }: ComponentProps<'dd'> & { name: string }) {
+  return (
+    <div>
+      <dt>{name}</dt>
+      <dd {...dd}>{children}</dd>
+    </div>
+  );
 }
 
 /** One photo in the All mode grid (SPEC §2 /admin/photos). */
@@ -54,41 +65,23 @@ export function PhotoCard({ photo: p, perms, selectMode, selected, busy, onSelec
       <div className="photo-card-info">
         <CardName photo={p} />
         <dl className="photo-card-meta">
-          <div>
-            <dt>{t('admin.photos.size')}</dt>
-            <dd>{formatBytes(p.file_size)}</dd>
-          </div>
+          <Fact name={t('admin.photos.size')}>{formatBytes(p.file_size)}</Fact>
           {p.width && p.height ? (
-            <div>
-              <dt>{t('admin.photos.dimensions')}</dt>
-              <dd data-testid="photo-dimensions" dir="ltr">
-                {p.width} × {p.height}
-              </dd>
-            </div>
+            <Fact name={t('admin.photos.dimensions')} data-testid="photo-dimensions" dir="ltr">
+              {p.width} × {p.height}
+            </Fact>
           ) : null}
-          <div>
-            <dt>{t('admin.photos.uploaded')}</dt>
-            <dd>{formatDate(p.upload_timestamp)}</dd>
-          </div>
+          <Fact name={t('admin.photos.uploaded')}>{formatDate(p.upload_timestamp)}</Fact>
           {p.uploader_name && (
-            <div>
-              <dt>{t('admin.photos.shared_by')}</dt>
-              <dd data-testid="photo-uploader" dir="auto">
-                {p.uploader_name}
-              </dd>
-            </div>
+            <Fact name={t('admin.photos.shared_by')} data-testid="photo-uploader" dir="auto">
+              {p.uploader_name}
+            </Fact>
           )}
-          {camera && (
-            <div>
-              <dt>{t('admin.photos.camera')}</dt>
-              <dd>{camera}</dd>
-            </div>
-          )}
+          {camera && <Fact name={t('admin.photos.camera')}>{camera}</Fact>}
           {p.hearts > 0 && (
-            <div>
-              <dt>{t('admin.photos.hearts')}</dt>
-              <dd data-testid="photo-hearts">{p.hearts}</dd>
-            </div>
+            <Fact name={t('admin.photos.hearts')} data-testid="photo-hearts">
+              {p.hearts}
+            </Fact>
           )}
         </dl>
         <PhotoFlags photo={p} />

@@ -9,6 +9,7 @@ import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized } from '../../state/admin';
 import { toast } from '../../components/ui/toast';
 import { ErrorCard, ForbiddenCard } from '../../components/admin/AdminShell';
+import { ColumnHeads } from '../../components/admin/ColumnHeads';
 import { editPayload, roleName, UserFormModal } from '../../components/admin/UserFormModal';
 import { formatDate, formatDay } from '../../components/admin/format';
 import { t } from '../../components/admin/t';
@@ -113,18 +114,18 @@ export function UsersPage() {
 
       <div className="card users-table-wrap">
         <table className="users-table">
-          <thead>
-            <tr>
-              <th>{t('admin.users.username')}</th>
-              <th>{t('admin.users.full_name')}</th>
-              <th>{t('admin.users.email')}</th>
-              <th>{t('admin.users.role')}</th>
-              <th>{t('admin.users.status')}</th>
-              <th>{t('admin.users.created_column')}</th>
-              <th>{t('admin.users.last_login')}</th>
-              <th>{t('admin.users.actions')}</th>
-            </tr>
-          </thead>
+          <ColumnHeads
+            names={[
+              t('admin.users.username'),
+              t('admin.users.full_name'),
+              t('admin.users.email'),
+              t('admin.users.role'),
+              t('admin.users.status'),
+              t('admin.users.created_column'),
+              t('admin.users.last_login'),
+              t('admin.users.actions'),
+            ]}
+          />
           <tbody>
             {users.map((u) => (
               <tr key={u.id} data-username={u.username}>
