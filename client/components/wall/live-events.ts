@@ -50,13 +50,7 @@ export class LiveEvents {
     clearTimeout(this.timer);
     const url = this.lastId ? `${this.url}?lastEventId=${encodeURIComponent(this.lastId)}` : this.url;
     const es = new EventSource(url);
-    es.addEventListener('photo-visible', this.onVisible);
-    es.addEventListener('photo-hidden', this.onHidden);
-    es.addEventListener('guestbook-visible', this.onMessage);
-    es.addEventListener('guestbook-hidden', this.onMessageHidden);
-    es.addEventListener('wall-state', this.onWallState);
-    es.addEventListener('ready', this.onReady);
-    es.addEventListener('error', this.onError);
+    for (const [type, listener] of this.listeners) es.addEventListener(type, listener);
     this.es = es;
   }
 
@@ -64,13 +58,7 @@ export class LiveEvents {
     clearTimeout(this.timer);
     const es = this.es;
     if (!es) return;
-    es.removeEventListener('photo-visible', this.onVisible);
-    es.removeEventListener('photo-hidden', this.onHidden);
-    es.removeEventListener('guestbook-visible', this.onMessage);
-    es.removeEventListener('guestbook-hidden', this.onMessageHidden);
-    es.removeEventListener('wall-state', this.onWallState);
-    es.removeEventListener('ready', this.onReady);
-    es.removeEventListener('error', this.onError);
+    for (const [type, listener] of this.listeners) es.removeEventListener(type, listener);
     es.close();
     this.es = null;
   }
@@ -121,4 +109,18 @@ export class LiveEvents {
     this.drop();
     this.timer = setTimeout(() => this.connect(), this.recreateMs);
   };
+
+  /**
+   * The events listened to, each with its listener: the same pairs are added on connect and
+   * removed on drop. Declared after the listeners, which must exist first.
+   */
+  private readonly listeners: [string, (e: Event) => void][] = [
+    ['photo-visible', this.onVisible],
+    ['photo-hidden', this.onHidden],
+    ['guestbook-visible', this.onMessage],
+    ['guestbook-hidden', this.onMessageHidden],
+    ['wall-state', this.onWallState],
+    ['ready', this.onReady],
+    ['error', this.onError],
+  ];
 }
