@@ -56,6 +56,11 @@ export class UploadTurns {
   private unclaimed = 0;
   /** When the last turn beyond the budget was given, or the last request came in its turn. */
   private lastBeyond = -Infinity;
+
+  /** When (performance.now()) the newest turn beyond the budget was given or a request came in its turn. */
+  get lastBeyondAt(): number {
+    return this.lastBeyond;
+  }
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 

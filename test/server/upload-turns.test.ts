@@ -22,14 +22,17 @@ async function until(cond: () => boolean, what: string, ms = 10_000): Promise<vo
   }
 }
 
-/** An ask and what became of it so far: the turn, and when it came (performance.now()). */
+/**
+ * An ask and what became of it so far: the turn, and when the server gave it as a turn beyond the
+ * budget (its own clock: when this process sees the answer depends on what else it runs).
+ */
 function ask(turns: UploadTurns, bytes: number) {
   const out: { turn?: string | null; at?: number; leave?: () => void } = {};
   const p = turns.ask(bytes, (leave) => (out.leave = leave));
   assert.ok(p, 'the ask is taken');
   void p.then((t) => {
     out.turn = t;
-    out.at = performance.now();
+    out.at = turns.lastBeyondAt;
   });
   return out;
 }
