@@ -67,9 +67,25 @@ FROM node:24-bookworm-slim
 # ffmpeg/ffprobe for videos, heif-convert (libheif-examples) for iPhone HEIC photos, tini so
 # SIGTERM reaches node (and zombies are reaped), jemalloc because sharp's docs recommend it over
 # glibc's allocator for long-running processes.
-RUN apt-get update \
+#
+# Docs, manuals and translations stay out, as Debian's slim images already do (said here too, so
+# an image built on any Debian base gets the same). The Mesa OpenGL drivers (with LLVM and Z3,
+# ~160 MB) come only by package dependency: libGL opens them for a GL window, which ffmpeg never
+# makes here. The fonts are for text drawn into videos, the keyboard maps for SDL windows, the MIME
+# database for GLib's file sniffing: none of which runs. ldd then proves ffmpeg, ffprobe and
+# heif-convert find every library they link. apt's downloaded packages and lists go too (the
+# official images drop them by configuration; Debian's own packages keep them). An image built
+# FROM this one runs `apt-get install -f` before it installs more Debian packages (that brings the
+# removed ones back).
+RUN printf '%s\n' 'path-exclude /usr/share/doc/*' 'path-include /usr/share/doc/*/copyright' \
+      'path-exclude /usr/share/man/*' 'path-exclude /usr/share/info/*' 'path-exclude /usr/share/lintian/*' \
+      'path-exclude /usr/share/locale/*' 'path-include /usr/share/locale/locale.alias' \
+      >/etc/dpkg/dpkg.cfg.d/slim \
+ && apt-get update \
  && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ffmpeg libheif-examples tini libjemalloc2 \
- && rm -rf /var/lib/apt/lists/* \
+ && dpkg --purge --force-depends libglx-mesa0 libgl1-mesa-dri libllvm15 libz3-4 fonts-dejavu-core xkb-data shared-mime-info \
+ && ! ldd /usr/bin/ffmpeg /usr/bin/ffprobe /usr/bin/heif-convert | grep 'not found' \
+ && apt-get clean && rm -rf /var/lib/apt/lists/* \
  && ln -s "$(find /usr/lib -name libjemalloc.so.2 | head -n 1)" /usr/local/lib/libjemalloc.so.2 \
  && mkdir -p /data && chown node:node /data
 
