@@ -31,20 +31,23 @@ if (!hasBrowser) {
   console.error(`\n${bar}\n!! BROWSER TESTS NOT RUN: ${CHROMIUM} is missing (${e2e.length} files left out).\n!! Install it with: apt-get install -y chromium   (.ci/run does this)\n${bar}\n`);
 }
 
-// Longest first, so no long file starts last while the other cores idle: by the last run's times
-// (test-artifacts/times.tsv) where there is one, else the browser files (the longest) first.
+// Longest first, so no long file starts last while the other slots idle: by each file's time in
+// the last run here (test-artifacts/cpu.tsv), else as measured when test/durations.tsv was written
+// (`npm run test:durations` copies the last run's), else the browser files first.
 const artifacts = path.join(root, 'test-artifacts');
 fs.mkdirSync(artifacts, { recursive: true });
-const lastRun = new Map();
-try {
-  for (const line of fs.readFileSync(path.join(artifacts, 'times.tsv'), 'utf8').split('\n').slice(1)) {
-    const [ms, , file] = line.split('\t');
-    if (file) lastRun.set(file, (lastRun.get(file) ?? 0) + Number(ms));
+const known = new Map();
+for (const table of [path.join(root, 'test', 'durations.tsv'), path.join(artifacts, 'cpu.tsv')]) {
+  try {
+    for (const line of fs.readFileSync(table, 'utf8').split('\n').slice(1)) {
+      const [, wallMs, file] = line.split('\t');
+      if (file) known.set(file, Number(wallMs));
+    }
+  } catch {
+    /* not there */
   }
-} catch {
-  /* no earlier run */
 }
-const guess = (f) => lastRun.get(path.relative(root, f)) ?? (f.includes(`${path.sep}e2e${path.sep}`) ? 60_000 : 10_000);
+const guess = (f) => known.get(path.relative(root, f)) ?? (f.includes(`${path.sep}e2e${path.sep}`) ? 60_000 : 10_000);
 files.sort((a, b) => guess(b) - guess(a));
 
 // A folder of this run's own: two runs at once (a developer's and an editor's) must not share one.
