@@ -1,15 +1,18 @@
 // node:test's runner over the files given, in the order given (scripts/test.mjs puts the longest
 // first; `node --test` sorts its arguments by name). Each file runs in a process of its own, with
-// this process's Node options (--enable-source-maps, --test-force-exit). Three at once on two
-// cores: run compiled, the files wait more than they compute (the browser files use a third of
-// their time on CPU), and at two the cores were idle 41% of a run (docs/tests.md).
+// this process's Node options (--enable-source-maps, the CPU record). `forceExit`: a file's
+// process ends when its tests have (React in happy-dom leaves MessagePorts open); given as the
+// option, not as --test-force-exit on this process, which Node 24's run() crashes on when done.
+// Three at once on two cores: run compiled, the files wait more than they compute (the browser
+// files use 40% of their time on CPU), and at two the cores were idle 41% of a run
+// (docs/tests.md).
 import { finished } from 'node:stream/promises';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { recordTimes } from './test-times.mjs';
 
 let failed = 0;
-const out = run({ files: process.argv.slice(2), concurrency: Number(process.env.TEST_CONCURRENCY || 3) })
+const out = run({ files: process.argv.slice(2), forceExit: true, concurrency: Number(process.env.TEST_CONCURRENCY || 3) })
   .compose(async function* (events) {
     for await (const event of events) {
       if (event.type === 'test:fail') failed++;

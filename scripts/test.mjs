@@ -62,7 +62,6 @@ const compiled = await buildTests(files, out);
 const args = [
   // Stack traces name the TypeScript source and line.
   '--enable-source-maps',
-  '--test-force-exit', // React in happy-dom leaves MessagePorts open
   // Each file's CPU time, to test-artifacts/cpu.tsv.
   '--import', './scripts/test-cpu.mjs',
   path.join(root, 'scripts', 'test-run.mjs'),
