@@ -58,6 +58,8 @@ export class JobQueue {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private stopped = false;
+  /** Counts starts and stops: a start that a stop (or another start) overtook while it awaited gives way. */
+  private epoch = 0;
   private pumping = false;
   private pumpAgain = false;
   private readonly lane: SoloLane;
@@ -102,6 +104,7 @@ export class JobQueue {
   }
 
   async start(): Promise<void> {
+    const epoch = ++this.epoch;
     // A job still 'running' was under way when the process died: a crash counts as an attempt
     // (counted when it was claimed), so a file that kills the process is given up after max_attempts.
     for (const row of await this.repo.requeueRunning(CRASHED)) {
@@ -110,6 +113,10 @@ export class JobQueue {
     }
     // Jobs parked for a tool that was missing: try them again (tools may have been installed).
     await this.unpark();
+    // Stopped meanwhile (a SIGTERM during start-up, a test pausing the queue at once): stay
+    // stopped. Started on, this start would claim jobs the stop had left, and the next start
+    // would put them back as if a crash had cut them short, their attempt spent twice.
+    if (epoch !== this.epoch) return;
     this.running = true;
     this.stopped = false;
     this.timer = setInterval(() => {
@@ -128,6 +135,7 @@ export class JobQueue {
 
   /** Stops taking jobs, waits (up to graceMs) for those under way, then fails what still waits. */
   async stop(graceMs = 5000): Promise<void> {
+    this.epoch++;
     this.running = false;
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);

@@ -143,3 +143,26 @@ test('a retried job waits for its backoff and keeps its waiter until it succeeds
     await queue.stop();
   }
 });
+
+test('a stop that comes while the queue is starting wins: nothing is taken, and a job is taken once when it starts again', async () => {
+  const { queue, order } = recordingQueue(1, 10);
+  const hold = keepAlive();
+  try {
+    const starting = queue.start();
+    // The stop comes while start() still looks for jobs a crash left running (a SIGTERM at boot).
+    await queue.stop();
+    await starting;
+    const id = photo();
+    await queue.enqueue('process-media', { photoId: id }, { key: `process-media:${id}`, photoId: id });
+    await sleep(300);
+    const row = () => sqlite.prepare('SELECT status, attempts FROM jobs WHERE photo_id = ?').get(id) as { status: string; attempts: number };
+    assert.deepEqual(row(), { status: 'queued', attempts: 0 }, 'a stopped queue takes nothing');
+    await queue.start();
+    for (let i = 0; i < 100 && row().status !== 'done'; i++) await sleep(20);
+    assert.deepEqual(row(), { status: 'done', attempts: 1 }, 'taken once, its attempt counted once');
+    assert.equal(order.length, 1);
+  } finally {
+    clearInterval(hold);
+    await queue.stop();
+  }
+});
