@@ -1,9 +1,9 @@
 // Preloaded into every test file's process (scripts/test.mjs): when it exits, appends the CPU
 // time it and the processes it waited for (its servers, workers, Chromium) used, with its wall
-// time, to test-artifacts/cpu.tsv. On two cores the suite's length is its CPU time: this says
-// which files cost it.
+// time, to test-artifacts/cpu.tsv: which files cost the suite its CPU, and how long each takes
+// (scripts/test.mjs orders the next run by it).
 import fs from 'node:fs';
-import path from 'node:path';
+import { sourceOf } from './test-source.mjs';
 
 const file = process.argv[1];
 const out = process.env.WEDDING_TEST_CPU;
@@ -14,10 +14,7 @@ if (out && file?.endsWith('.test.js')) {
       // utime, stime, cutime, cstime: fields 14-17 of /proc/self/stat, in clock ticks (100 a second).
       const fields = fs.readFileSync('/proc/self/stat', 'utf8').split(') ')[1].split(' ');
       const ticks = fields.slice(11, 15).reduce((a, b) => a + Number(b), 0);
-      const compiled = process.env.WEDDING_TEST_OUT;
-      const stem = compiled ? path.join('test', path.relative(compiled, file)).replace(/\.js$/, '') : file;
-      const name = fs.existsSync(stem + '.tsx') ? stem + '.tsx' : fs.existsSync(stem + '.ts') ? stem + '.ts' : stem;
-      fs.appendFileSync(out, `${ticks * 10}\t${Date.now() - started}\t${name}\n`);
+      fs.appendFileSync(out, `${ticks * 10}\t${Date.now() - started}\t${sourceOf(file)}\n`);
     } catch {
       /* no /proc: nothing to record */
     }
