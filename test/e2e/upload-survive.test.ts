@@ -147,8 +147,10 @@ test('a reload mid-upload: the files come back by themselves, the big one resume
   assert.equal(q.get('session_id'), sessionId, 'same upload session after the reload');
   const held = (await (await offset.response())!.json()).received_bytes as number;
   assert.ok(held >= acked, `the server held ${held} bytes`);
-  // Only the chunks past the server's offset are sent again: not the whole file.
-  const resumed = after.filter((r) => pathOf(r) === '/api/upload-chunk');
+  // Only the chunks past the server's offset are sent again: not the whole file. Counted from the
+  // new page's offset question on: a chunk the old page had in flight while the reload began is
+  // not a resend (it is why the server may hold more than the page last heard acknowledged).
+  const resumed = after.slice(after.indexOf(offset)).filter((r) => pathOf(r) === '/api/upload-chunk');
   assert.equal(resumed.length, Math.ceil((size - held) / CHUNK_SIZE));
   assert.ok(resumed.length < Math.ceil(size / CHUNK_SIZE));
   assert.equal(after.filter((r) => pathOf(r) === '/api/upload').length, 0, 'the small files were not sent again');
