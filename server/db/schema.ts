@@ -275,6 +275,42 @@ export interface DB {
   recovery_codes: RecoveryCodesTable;
   hearts: HeartsTable;
   guestbook: GuestbookTable;
+  offsite_objects: OffsiteObjectsTable;
+  offsite_dirty: OffsiteDirtyTable;
+  offsite_meta: OffsiteMetaTable;
+}
+
+/** A file under DATA_DIR that belongs in the couple's bucket (the key below the prefix is `rel`). */
+export interface OffsiteObjectsTable {
+  rel: string;
+  /** 'photo:<id>', 'guestbook:<id>' or 'cover': what the file belongs to. */
+  owner: string;
+  size: number;
+  mtime_ms: number;
+  /** Of the bytes copied (null until read). */
+  sha256: string | null;
+  state: 'pending' | 'copied' | 'deleting';
+  tries: Generated<number>;
+  /** Epoch ms before which it is not tried again. */
+  next_at: Generated<number>;
+  /** A multipart copy under way: its id and the parts the bucket confirmed (JSON). */
+  upload_id: string | null;
+  parts: string | null;
+  copied_at: string | null;
+  error: string | null;
+  /** 1: an original removed from the local disk once the bucket held it (S3_KEEP_LOCAL=derivatives). */
+  evicted: Generated<number>;
+}
+
+/** What changed since the copy last looked (filled by triggers on photos, guestbook and settings). */
+export interface OffsiteDirtyTable {
+  owner: string;
+  at: number;
+}
+
+export interface OffsiteMetaTable {
+  key: string;
+  value: string;
 }
 
 export type UserRow = Selectable<UsersTable>;
