@@ -168,6 +168,23 @@ export interface GuestbookTable {
   web_audio_size: number | null;
   audio_status: Generated<AudioStatus>;
   audio_error: string | null;
+  /** The address it came from when its request carried no guest cookie (the hourly limit counts by it then). */
+  anonymous_address: Generated<string | null>;
+}
+
+/** A guest whose upload of a stored photo's bytes was answered "duplicate": the photo is theirs too. */
+export interface PhotoOwnersTable {
+  photo_id: string;
+  guest_id: string;
+  uploader_name: string | null;
+  added_at: string;
+}
+
+/** An original whose photo was deleted, until its file is gone (the start-up sweep never adopts it). */
+export interface RemovedOriginalsTable {
+  stored_path: string;
+  photo_id: string;
+  removed_at: string;
 }
 
 export interface EventsTable {
@@ -275,6 +292,8 @@ export interface DB {
   recovery_codes: RecoveryCodesTable;
   hearts: HeartsTable;
   guestbook: GuestbookTable;
+  photo_owners: PhotoOwnersTable;
+  removed_originals: RemovedOriginalsTable;
   offsite_objects: OffsiteObjectsTable;
   offsite_dirty: OffsiteDirtyTable;
   offsite_meta: OffsiteMetaTable;

@@ -6,7 +6,7 @@ import type { DB } from '../db/schema.js';
 import { notFound } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import { thumbnailUrl } from '../photos/photos.mappers.js';
-import { removePhoto } from '../photos/photo-removal.js';
+import { takeBackPhoto } from '../photos/photo-removal.js';
 import { GuestsRepo, type MyUploadRow } from './guests.repo.js';
 import { msg } from '../../common/languages.js';
 
@@ -46,10 +46,16 @@ export class GuestsService {
     };
   }
 
-  /** Deletes one of this guest's photos as an admin delete would; anyone else's is not_found, untouched. */
+  /**
+   * Takes one of this guest's photos back: deleted as an admin delete would, unless another
+   * guest's upload of the same bytes made it theirs too (then it stays, theirs alone). Anyone
+   * else's is not_found, untouched.
+   */
   async deleteMine(guestId: string, id: string): Promise<void> {
-    const row = await removePhoto(this.deps, id, guestId);
-    if (!row) throw notFound(NOT_YOUR_UPLOAD);
+    const taken = await takeBackPhoto(this.deps, id, guestId);
+    if (!taken) throw notFound(NOT_YOUR_UPLOAD);
+    if (!taken.deleted) return;
+    const row = taken.row;
     const line = row.uploader_name
       ? msg('activity.guest_deleted_named', { name: row.uploader_name, file: row.original_filename })
       : msg('activity.guest_deleted', { file: row.original_filename });

@@ -60,8 +60,7 @@ export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: Dow
   const photoFor = async (req: Request, res: Response): Promise<PhotoRow> => {
     const row = await photos.find(String(req.params.id));
     // A hidden photo's media look exactly like an unknown id to anyone but an admin and the guest who sent it.
-    const owner = row?.guest_id != null && row.guest_id === guestIdOf(req);
-    if (!row || (!row.is_visible && !req.user && !owner)) throw gone(res);
+    if (!row || (!row.is_visible && !req.user && !(await photos.ownedBy(row, guestIdOf(req))))) throw gone(res);
     return row;
   };
 

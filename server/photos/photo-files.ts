@@ -12,8 +12,11 @@ export function resolveStored(paths: DataPaths, rel: string | null): string | nu
   return abs.startsWith(root) ? abs : null;
 }
 
-/** Removes a photo's original and every derivative; failures are logged, never thrown. */
-export async function removePhotoFiles(paths: DataPaths, row: PhotoRow): Promise<void> {
+/**
+ * Removes a photo's original and every derivative; failures are logged, never thrown. True when
+ * every one of them is gone.
+ */
+export async function removePhotoFiles(paths: DataPaths, row: Pick<PhotoRow, 'id' | 'stored_path' | 'thumb_path' | 'display_path'>): Promise<boolean> {
   const targets = new Set<string>();
   for (const rel of [row.stored_path, row.thumb_path, row.display_path]) {
     const abs = resolveStored(paths, rel);
@@ -21,9 +24,16 @@ export async function removePhotoFiles(paths: DataPaths, row: PhotoRow): Promise
   }
   const derivedDir = path.join(paths.derived, row.id);
   if (path.dirname(derivedDir) === path.resolve(paths.derived)) targets.add(derivedDir);
-  await Promise.all(
+  const done = await Promise.all(
     [...targets].map((t) =>
-      fs.promises.rm(t, { recursive: true, force: true }).catch((err) => log.error(`Could not remove ${t}`, err)),
+      fs.promises.rm(t, { recursive: true, force: true }).then(
+        () => true,
+        (err) => {
+          log.error(`Could not remove ${t}`, err);
+          return false;
+        },
+      ),
     ),
   );
+  return done.every(Boolean);
 }

@@ -1,7 +1,9 @@
 import type { Config } from '../config.js';
 import type { Module } from '../http/module.js';
+import { log } from '../log.js';
 import { DownloadTokens } from './download-tokens.js';
 import { mediaRouter } from './media.routes.js';
+import { finishRemovals } from './photo-removal.js';
 import { adminPhotosRouter, publicPhotosRouter } from './photos.routes.js';
 import { PhotosService, type PhotosDeps } from './photos.service.js';
 
@@ -21,6 +23,9 @@ export function createPhotosModule({ paths, db, sqlite, bus, processing, setting
     publicApi: [publicPhotosRouter(photos)],
     adminApi: [adminPhotosRouter(photos, downloads)],
     root: [mediaRouter(paths, photos, downloads)],
+    async start() {
+      await finishRemovals({ db, paths }).catch((e) => log.warn('Could not remove the files left by deleted photos; trying again at the next start', e));
+    },
     stop() {
       stopAutoApproval();
       stopListing();

@@ -174,11 +174,87 @@ export class PhotosRepo {
     await this.db.updateTable('photos').set({ similar_group: group }).where('id', 'in', ids).where('similar_group', 'is not', group).execute();
   }
 
-  /** Deletes one photo (with `guestId`: only if that guest sent it); returns the row deleted. */
+  /**
+   * Deletes one photo (with `guestId`: only if that guest sent it); returns the row deleted. Its
+   * original is noted in removed_originals in the same transaction, so that until the file is
+   * gone (forgetRemoved) no start-up sweep takes it for a lost upload.
+   */
   delete(id: string, guestId?: string): Promise<PhotoRow | undefined> {
-    let q = this.db.deleteFrom('photos').where('id', '=', id);
-    if (guestId !== undefined) q = q.where('guest_id', '=', guestId);
-    return q.returningAll().executeTakeFirst();
+    const within = async (tx: Kysely<DB>) => {
+      let q = tx.deleteFrom('photos').where('id', '=', id);
+      if (guestId !== undefined) q = q.where('guest_id', '=', guestId);
+      const row = await q.returningAll().executeTakeFirst();
+      if (row) {
+        await tx
+          .insertInto('removed_originals')
+          .values({ stored_path: row.stored_path, photo_id: row.id, removed_at: new Date().toISOString() })
+          .onConflict((oc) => oc.column('stored_path').doNothing())
+          .execute();
+      }
+      return row;
+    };
+    return this.db.isTransaction ? within(this.db) : this.db.transaction().execute(within);
+  }
+
+  /**
+   * A guest takes back a photo of theirs. Sent by them and owned by nobody else: deleted as
+   * `delete` does. Sent by them and also owned by guests whose upload of the same bytes was a
+   * duplicate: it stays, as the earliest of those guests' photo. Owned by them through such a
+   * duplicate: it stays its sender's. undefined: not theirs (nothing changes).
+   */
+  takeBack(id: string, guestId: string): Promise<{ row: PhotoRow; deleted: boolean } | undefined> {
+    return this.db.transaction().execute(async (tx) => {
+      const row = await tx.selectFrom('photos').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) return undefined;
+      if (row.guest_id !== guestId) {
+        const r = await tx.deleteFrom('photo_owners').where('photo_id', '=', id).where('guest_id', '=', guestId).executeTakeFirst();
+        return Number(r.numDeletedRows) > 0 ? { row, deleted: false } : undefined;
+      }
+      const next = await tx
+        .selectFrom('photo_owners')
+        .selectAll()
+        .where('photo_id', '=', id)
+        .orderBy('added_at')
+        .orderBy('guest_id')
+        .executeTakeFirst();
+      if (!next) {
+        const gone = await new PhotosRepo(tx).delete(id, guestId);
+        return gone ? { row: gone, deleted: true } : undefined;
+      }
+      await tx.updateTable('photos').set({ guest_id: next.guest_id, uploader_name: next.uploader_name }).where('id', '=', id).execute();
+      await tx.deleteFrom('photo_owners').where('photo_id', '=', id).where('guest_id', '=', next.guest_id).execute();
+      return { row, deleted: false };
+    });
+  }
+
+  /**
+   * The guest whose upload of this photo's bytes was answered "duplicate" owns it too (their
+   * name as they gave it then). Its own sender is not added; false when the photo is gone.
+   */
+  async addOwner(photoId: string, guestId: string, uploaderName: string | null): Promise<boolean> {
+    const r = await sql`
+      INSERT INTO photo_owners (photo_id, guest_id, uploader_name, added_at)
+      SELECT id, ${guestId}, ${uploaderName}, ${new Date().toISOString()} FROM photos
+      WHERE id = ${photoId} AND (guest_id IS NULL OR guest_id <> ${guestId})
+      ON CONFLICT (photo_id, guest_id) DO UPDATE SET uploader_name = excluded.uploader_name`.execute(this.db);
+    if (Number(r.numAffectedRows ?? 0n) > 0) return true;
+    return (await this.get(photoId)) !== undefined;
+  }
+
+  /** Whether the guest owns the photo through an upload of its bytes that was a duplicate. */
+  async ownedAlsoBy(photoId: string, guestId: string): Promise<boolean> {
+    const r = await this.db.selectFrom('photo_owners').select('photo_id').where('photo_id', '=', photoId).where('guest_id', '=', guestId).executeTakeFirst();
+    return r !== undefined;
+  }
+
+  /** Originals of deleted photos whose files may still be there. */
+  removedOriginals(): Promise<{ stored_path: string; photo_id: string }[]> {
+    return this.db.selectFrom('removed_originals').select(['stored_path', 'photo_id']).execute();
+  }
+
+  /** A deleted photo's files are gone: its note goes too. */
+  async forgetRemoved(storedPath: string): Promise<void> {
+    await this.db.deleteFrom('removed_originals').where('stored_path', '=', storedPath).execute();
   }
 
   /** Totals over every stored photo (for /api/stats and the dashboard). */

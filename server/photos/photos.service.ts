@@ -189,6 +189,12 @@ export class PhotosService {
     return { photo, hidden_ids: others };
   }
 
+  /** Whether the guest sent this photo, or sent its bytes again and was answered "duplicate". */
+  async ownedBy(row: PhotoRow, guestId: string | undefined): Promise<boolean> {
+    if (!guestId) return false;
+    return row.guest_id === guestId || this.repo.ownedAlsoBy(row.id, guestId);
+  }
+
   /** The stored row, or undefined (media routes answer an unknown id their own way). */
   find(id: string): Promise<PhotoRow | undefined> {
     return this.repo.get(id);

@@ -36,6 +36,9 @@ export interface SweepResult {
 /** Our ids: 16 random bytes in base64url. */
 const ID = /^[A-Za-z0-9_-]{22}$/;
 
+/** A file being written beside an original (a rotation's) until it is renamed over it: never a photo of its own. */
+const HALF_WRITTEN = /\.rotating$/;
+
 async function describe(file: string): Promise<FoundOriginal | undefined> {
   const type = await sniffFile(file);
   if (!type) return undefined;
@@ -46,9 +49,11 @@ async function describe(file: string): Promise<FoundOriginal | undefined> {
 }
 
 /**
- * What a crash or a power cut can leave half-done, put right at start; nothing in originals is
- * ever deleted. A photo whose processing job was never stored is queued. An original no photo
- * owns was received whole (its bytes were synced before its rename) but its row was lost: one
+ * What a crash or a power cut can leave half-done, put right at start; no original is ever
+ * deleted (only a rotation's unfinished copy beside one). A photo whose processing job was never
+ * stored is queued. The original of a deleted photo is not a lost one (storedPaths names it
+ * until its file is gone). An original no photo owns was received whole (its bytes were synced
+ * before its rename) but its row was lost: one
  * named after a chunked upload still receiving goes back to that upload, which stores it when
  * the phone resumes; any other becomes a hidden photo (SHA-256, size, type by its first bytes,
  * its stored name, its file time as upload time) and is processed like a new upload. Directory
@@ -63,7 +68,10 @@ export async function sweepOrphans(d: OrphanSweepDeps): Promise<SweepResult> {
   for (const name of names) {
     const abs = path.join(d.paths.originals, name);
     const st = await fsp.stat(abs).catch(() => undefined);
-    if (st?.isFile() && st.ctimeMs < d.startedAt) candidates.push(abs);
+    if (!st?.isFile() || st.ctimeMs >= d.startedAt) continue;
+    // A crash cut its writing short; the original it was to replace is still there, whole.
+    if (HALF_WRITTEN.test(name)) await fsp.rm(abs, { force: true }).catch((e) => log.warn(`Start-up sweep: could not remove the unfinished ${abs}`, e));
+    else candidates.push(abs);
   }
   const owned = await d.repo.storedPaths();
   const result: SweepResult = { queued: stuck.length, recovered: 0, returned: 0, kept: 0 };

@@ -175,6 +175,8 @@ export class UploadStore {
    */
   private async duplicateOf(photoId: string, f: ReceivedFile, copy: string): Promise<StoredUpload> {
     try {
+      // The photo is this guest's too: their list shows it, and it stays theirs if its sender takes it back.
+      if (f.uploader.guestId) await this.photos.addOwner(photoId, f.uploader.guestId, f.uploader.name);
       await this.d.durable.commits();
       if (f.uploadId) await this.d.repo.markComplete(f.uploadId, photoId, true);
     } catch (e) {

@@ -82,9 +82,17 @@ export class UploadsRepo {
     return this.db.selectFrom('photos').select('id').where('id', '=', id).executeTakeFirst().then((r) => r !== undefined);
   }
 
-  /** A read of photos: every stored original's path (relative to DATA_DIR), to find files nobody owns. */
+  /**
+   * A read of photos: every stored original's path (relative to DATA_DIR), to find files nobody
+   * owns; with the originals of deleted photos whose files may still be there (never adopted).
+   */
   storedPaths(): Promise<Set<string>> {
-    return this.db.selectFrom('photos').select('stored_path').execute().then((r) => new Set(r.map((x) => x.stored_path)));
+    return this.db
+      .selectFrom('photos')
+      .select('stored_path')
+      .union(this.db.selectFrom('removed_originals').select('stored_path'))
+      .execute()
+      .then((r) => new Set(r.map((x) => x.stored_path)));
   }
 
   /** A read of photos and jobs: photos never processed that have no job at all (a crash between the two, before they were one transaction). */
