@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { DataPaths } from '../context.js';
 import { log } from '../log.js';
@@ -211,10 +210,12 @@ export class ExportService {
             log.warn(`Export: original of ${photo.id} unreadable (${code ?? 'unknown'})`);
           };
           const written = (name: string, bytes: number, sha256: string) => manifest.addFile(manifestEntry(photo, name, bytes, sha256));
-          const abs = path.resolve(this.paths.root, photo.stored_path);
+          // A stored path that would lead out of DATA_DIR counts as a missing original.
+          const abs = resolveStored(this.paths, photo.stored_path);
           let patches: Patch[] | undefined;
           if (guest) {
             if (stopped) break;
+            if (!abs) continue;
             // A file whose metadata cannot be read for its location is left out rather than sent with it.
             patches = await gpsPatches(abs, photo.content_type).catch((err: NodeJS.ErrnoException) => {
               if (err.code !== 'ENOENT') log.warn(`Export: the location of ${photo.id} could not be found to remove it`, err);

@@ -1,9 +1,9 @@
 import fs from 'node:fs/promises';
-import path from 'node:path';
 import { Router, type Request } from 'express';
 import type { DataPaths } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { withRealExtension } from '../photos/file-names.js';
+import { resolveStored } from '../photos/photo-files.js';
 import { PHOTO_NOT_FOUND } from '../photos/photos.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { ExportRepo } from './export.repo.js';
@@ -17,8 +17,9 @@ export const ZIPS_PER_ADDRESS = 2;
 
 /**
  * Guests' downloads (setting guest_downloads): GET /api/photos/:id/download, one visible photo as
- * it was taken, under its own name, without its GPS location (a video: its original), and
- * GET /api/export.zip, every visible photo the same way in one streamed ZIP with a folder per moment.
+ * it was taken, under its own name, without its location (a video: a copy of its original whose
+ * location metadata is blanked, gps-free.ts), and GET /api/export.zip, every visible photo the
+ * same way in one streamed ZIP with a folder per moment.
  */
 export function guestDownloadsRouter(deps: { service: ExportService; repo: ExportRepo; paths: DataPaths; settings: SettingsService }): Router {
   const r = Router();
@@ -32,7 +33,9 @@ export function guestDownloadsRouter(deps: { service: ExportService; repo: Expor
     await downloadsOn();
     const photo = await deps.repo.visible(String(req.params.id));
     if (!photo) throw notFound(PHOTO_NOT_FOUND);
-    const file = path.resolve(deps.paths.root, photo.stored_path);
+    // A stored path that would lead out of DATA_DIR is treated as a missing file.
+    const file = resolveStored(deps.paths, photo.stored_path);
+    if (!file) throw notFound(PHOTO_NOT_FOUND);
     const missing = (e: NodeJS.ErrnoException) => {
       throw e.code === 'ENOENT' ? notFound(PHOTO_NOT_FOUND) : e;
     };
