@@ -38,8 +38,6 @@ export class NotificationsService {
   private readonly outbox: Outbox;
   private readonly repo: NotificationsRepo;
   private readonly clock: Clock;
-  /** The address an admin last used, for links when PUBLIC_URL is not set. */
-  private seenUrl: string | null = null;
   private cancelCheck: (() => void) | undefined;
 
   constructor(private readonly d: NotificationsDeps) {
@@ -49,15 +47,18 @@ export class NotificationsService {
     this.notifier = new Notifier({
       clock: this.clock,
       deliver: (m) => this.outbox.send(m),
-      siteUrl: () => d.publicUrl ?? this.seenUrl,
+      siteUrl: () => this.siteUrl(),
       couple: async () => (await d.settings.get()).couple_names.join(' & '),
       language: () => d.settings.defaultLanguage(),
     });
   }
 
-  /** Remembers where the admin panel is reached, for links in messages. */
-  sawAdminAt(origin: string): void {
-    this.seenUrl = origin;
+  /**
+   * Where links in messages point: PUBLIC_URL, else the address an admin saved the notification
+   * settings from; never the Host of whatever request came last.
+   */
+  private siteUrl(): string | null {
+    return this.d.publicUrl ?? this.d.settings.notifySiteUrl();
   }
 
   /** A photo finished processing: told when it now waits for approval. */
@@ -86,7 +87,7 @@ export class NotificationsService {
     const couple = (await this.d.settings.get()).couple_names.join(' & ');
     const lang = this.d.settings.defaultLanguage();
     const { title, text } = notifyText('test', { couple }, lang);
-    const base = this.d.publicUrl ?? this.seenUrl;
+    const base = this.siteUrl();
     const m: Message = { event: 'test', title, text, lang, count: null, url: base ? `${base}/admin/dashboard` : null };
     return this.outbox.test(m, senders);
   }

@@ -6,8 +6,13 @@ import { emptyNotify } from './notify-settings.js';
 /** The wedding content the pages show: declared once, for server and client, in common/api-types.ts. */
 export type { ScheduleItem, WeddingSettings } from '../../common/api-types.js';
 
-/** Everything the settings record holds: the wedding content and the admin-only settings. */
-export type SiteSettings = WeddingSettings & AccountSettings;
+/**
+ * Everything the settings record holds: the wedding content and the admin-only settings, and
+ * `notify_site_url`: the address an admin last saved the notification settings from (links in
+ * messages point there when PUBLIC_URL is not set). It is set only by such a save, never sent
+ * in an answer, and a PUT cannot name it.
+ */
+export type SiteSettings = WeddingSettings & AccountSettings & { notify_site_url?: string | null };
 
 /** The keys only admins see (GET /admin/api/settings, masked where secret); the public answer leaves them out. */
 export const ADMIN_ONLY_KEYS = ['require_two_step', 'notify'] as const satisfies readonly (keyof AccountSettings)[];

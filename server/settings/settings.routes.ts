@@ -66,7 +66,8 @@ export function adminSettingsRouter(settings: SettingsService, guard?: SettingsG
   r.put('/settings', requirePermission('can_edit_settings'), async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (guard && typeof body === 'object' && !Array.isArray(body)) await guard(body, req.user!);
-    const saved = await settings.update(body);
+    // Links in notifications point where the admin who sets them up reaches the panel (when PUBLIC_URL is not set).
+    const saved = await settings.update(body, req.host ? `${req.protocol}://${req.host}` : undefined);
     // Which settings were sent, never their values (the notification addresses hold secrets).
     req.audit('settings.update', { detail: { keys: Object.keys(body).slice(0, 50) } });
     res.json(await adminAnswer(settings, req, saved));

@@ -79,10 +79,23 @@ export class SettingsService {
     return new Set((await this.get()).challenges.map((c) => c.id));
   }
 
-  /** Applies a partial update after validating every field given. */
-  async update(body: unknown): Promise<SiteSettings> {
+  /**
+   * The address an admin last saved the notification settings from (`https://host`), or null:
+   * where links in messages point when PUBLIC_URL is not set.
+   */
+  notifySiteUrl(): string | null {
+    return this.cache?.notify_site_url ?? null;
+  }
+
+  /**
+   * Applies a partial update after validating every field given. `savedFrom`: the address
+   * (`protocol://host`) the admin saving it reached the panel at; kept when the notification
+   * settings are among the changes.
+   */
+  async update(body: unknown, savedFrom?: string): Promise<SiteSettings> {
     const previous = await this.get();
     const patch = parseSettingsPatch(body, previous);
+    if (patch.notify && savedFrom) patch.notify_site_url = savedFrom;
     const faces = resolveFaceSettings(previous, patch);
     if ('problem' in faces) throw invalidAll([faces.problem]);
     if (patch.cover_image && patch.cover_image !== previous.cover_image) throw invalid('errors.settings.cover_image');
@@ -117,11 +130,12 @@ export class SettingsService {
 export function publicSettings(s: SiteSettings): WeddingSettings {
   const out: Record<string, unknown> = { ...s };
   for (const k of ADMIN_ONLY_KEYS) delete out[k];
+  delete out.notify_site_url;
   return out as unknown as WeddingSettings;
 }
 
 /** What admins read (GET and PUT /admin/api/settings): every setting, secrets masked. */
-export const adminSettings = (s: SiteSettings): SiteSettings => ({ ...s, notify: maskNotify(s.notify) });
+export const adminSettings = ({ notify_site_url: _saved, ...s }: SiteSettings): SiteSettings => ({ ...s, notify: maskNotify(s.notify) });
 
 /** `previous`: what is stored, kept where a PUT sends a secret back masked. */
 export function parseSettingsPatch(body: unknown, previous: SiteSettings = defaultSettings()): Partial<SiteSettings> {
