@@ -104,6 +104,7 @@ export type NotifyEvent =
   | 'storage_full'
   | 'processing_failed'
   | 'tool_missing'
+  | 'offsite_failing'
   | 'test';
 
 export type NotifyChannel = 'ntfy' | 'webhook' | 'email';

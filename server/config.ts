@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { passwordProblem, USERNAME_PATTERN } from '../common/rules.js';
 import { inEnglish } from './i18n/english.js';
+import { offsiteFromEnv, type OffsiteEnv } from './offsite/offsite.config.js';
 
 /** Everything the server reads from the environment, parsed once. */
 export interface Config {
@@ -40,6 +41,8 @@ export interface Config {
   /** Each step of processing is stopped after this long (a re-encode gets 30 s more per second of video) (PROCESSING_TIME_LIMIT_S). */
   readonly processingStepMs: number;
   readonly logLevel: 'debug' | 'info' | 'warn' | 'error' | 'silent';
+  /** The couple's bucket, as far as S3_* set it (the settings page fills in the rest). */
+  readonly offsite: OffsiteEnv;
 }
 
 export class ConfigError extends Error {
@@ -166,6 +169,8 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     problems.push(`LOG_LEVEL must be one of ${levels.join(', ')} (got "${level}")`);
   }
 
+  const offsite = offsiteFromEnv(env, problems);
+
   if (problems.length > 0) throw new ConfigError(problems);
 
   return Object.freeze({
@@ -193,6 +198,7 @@ export function loadConfig(env: Env = process.env, defaults: { cores?: number } 
     regenerateAnswerMs: regenerateAnswerS * 1000,
     processingStepMs: processingStepS * 1000,
     logLevel: level as Config['logLevel'],
+    offsite: Object.freeze(offsite),
   });
 }
 
@@ -223,5 +229,16 @@ export function describeConfig(c: Config): Record<string, unknown> {
     REGENERATE_ANSWER_S: c.regenerateAnswerMs / 1000,
     PROCESSING_TIME_LIMIT_S: c.processingStepMs / 1000,
     LOG_LEVEL: c.logLevel,
+    ...(c.offsite.bucket
+      ? {
+          S3_ENDPOINT: c.offsite.endpoint ?? '(settings page)',
+          S3_BUCKET: c.offsite.bucket,
+          S3_PREFIX: c.offsite.prefix ?? '',
+          S3_ACCESS_KEY_ID: c.offsite.access_key_id ? '***' : '(settings page)',
+          S3_SECRET_ACCESS_KEY: c.offsite.secret_access_key ? '***' : '(settings page)',
+          S3_SERVE: c.offsite.serve ?? false,
+          S3_KEEP_LOCAL: c.offsite.keep_local ?? 'all',
+        }
+      : {}),
   };
 }

@@ -30,6 +30,8 @@ import { log } from './log.js';
 import { createPhotosModule } from './photos/photos.module.js';
 import type { Clock } from './notifications/clock.js';
 import { createNotificationsModule } from './notifications/notifications.module.js';
+import { createOffsiteModule } from './offsite/offsite.module.js';
+import { OffsiteService } from './offsite/offsite.service.js';
 import { NotificationsService } from './notifications/notifications.service.js';
 import { createProcessing, type Processing } from './processing/processing.service.js';
 import { createQrModule } from './qr/qr.module.js';
@@ -60,6 +62,7 @@ export interface Services {
   auditLog: AuditLog;
   security: SecurityService;
   notifications: NotificationsService;
+  offsite: OffsiteService;
 }
 
 /** What tests may put in place of the real thing. */
@@ -70,6 +73,11 @@ export interface ServerOverrides {
   notifySendTimeoutMs?: number;
   /** The sign-in limiter (a short window). */
   limiter?: FailureLimiter;
+  /** How often the off-site copy looks for work when nothing woke it. */
+  offsitePollMs?: number;
+  /** The off-site copy's longest back-off (a minute) and its database copy interval (5 minutes). */
+  offsiteMaxBackoffMs?: number;
+  offsiteDbCopyEveryMs?: number;
 }
 
 export interface RunningServer {
@@ -153,6 +161,16 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     sendTimeoutMs: overrides.notifySendTimeoutMs,
     storage: { used: () => disk.used(), limit: () => disk.limit(config.storageLimitBytes) },
   });
+  const offsite = new OffsiteService({
+    db,
+    sqlite,
+    paths,
+    env: config.offsite,
+    pollMs: overrides.offsitePollMs,
+    maxBackoffMs: overrides.offsiteMaxBackoffMs,
+    dbCopyEveryMs: overrides.offsiteDbCopyEveryMs,
+    onFailing: (e) => notifications?.notifier.offsiteFailing((lang) => offsite.describe(e, lang)),
+  });
   // One set of syncs for every write a guest is told is stored.
   const durable = durableStorage(paths);
   const modules: Module[] = [
@@ -172,6 +190,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createGuestsModule({ db, paths, bus }),
     facesModule,
     createHeartsModule({ db }),
+    createOffsiteModule({ offsite }),
     createSimilarModule({ db, processing }),
     createGuestbookModule({
       db,
@@ -244,5 +263,5 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     return closing;
   };
 
-  return { ctx, services: { settings, users, bus, processing, storage, disk, faces: facesModule.faces, auditLog, security, notifications }, url, port, server, close };
+  return { ctx, services: { settings, users, bus, processing, storage, disk, faces: facesModule.faces, auditLog, security, notifications, offsite }, url, port, server, close };
 }

@@ -104,6 +104,12 @@ export class Notifier {
     );
   }
 
+  /** Copying to the couple's bucket has failed for 15 minutes (told once until it works again). */
+  offsiteFailing(problem: (lang: string) => string): void {
+    const lang = this.d.language?.() ?? 'en';
+    this.emit('offsite_failing', { problem: problem(lang) }, '/admin/settings').catch((e) => log.warn('Could not tell that the off-site copy is failing', e));
+  }
+
   /** Storage in use against its limit: each threshold is told once as it is passed. */
   storage(used: number, limit: number, format: (bytes: number) => string): void {
     if (!(limit > 0)) return;

@@ -9,6 +9,8 @@ export interface NotifyParams {
   limit?: string;
   filename?: string;
   tool?: string;
+  /** What went wrong, already in words (the off-site copy's problem). */
+  problem?: string;
   couple?: string;
 }
 
@@ -26,6 +28,7 @@ const TEXTS: Record<NotifyEvent, Texts> = {
     text: p.count === 1 && p.filename ? tr('notify.processing_failed.named', { filename: p.filename }) : tr('notify.processing_failed.text', { count: p.count ?? 0 }),
   }),
   tool_missing: (p, tr) => ({ title: tr('notify.tool_missing.title'), text: tr('notify.tool_missing.text', { tool: p.tool ?? '' }) }),
+  offsite_failing: (p, tr) => ({ title: tr('notify.offsite_failing.title'), text: tr('notify.offsite_failing.text', { problem: p.problem ?? '' }) }),
   test: (_p, tr) => ({ title: tr('notify.test.title'), text: tr('notify.test.text') }),
 };
 

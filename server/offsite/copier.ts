@@ -1,0 +1,337 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Kysely } from 'kysely';
+import type { DataPaths } from '../context.js';
+import type { DB } from '../db/schema.js';
+import { log } from '../log.js';
+import { Bucket, BucketError, classify, fileSums, isPassing, type BucketProblem, type MultipartState } from './bucket.js';
+import { OffsiteRepo, ownerPaths, type LocalFile, type OffsiteRow } from './offsite.repo.js';
+
+/** Back-off after a failure: 2, 4, 8 ... seconds, never more than `cap` (a minute). */
+export const backoffMs = (failures: number, cap = 60_000) => Math.min(cap, 1000 * 2 ** Math.min(failures, 6));
+
+export interface CopierOptions {
+  db: Kysely<DB>;
+  paths: DataPaths;
+  /** Copies at once (each holds at most one part in memory). */
+  concurrency?: number;
+  /** How often the queue is looked at when nothing woke it. */
+  pollMs?: number;
+  /** The longest wait after failures (a minute). */
+  maxBackoffMs?: number;
+  now?: () => number;
+}
+
+export interface CopyError {
+  code: BucketProblem;
+  message: string;
+  at: string;
+}
+
+/** Resolves a stored relative path inside DATA_DIR (null when it would leave it). */
+function inside(root: string, rel: string): string | null {
+  const abs = path.resolve(root, rel);
+  return abs.startsWith(path.resolve(root) + path.sep) ? abs : null;
+}
+
+async function statFile(abs: string): Promise<fs.Stats | null> {
+  try {
+    const st = await fs.promises.stat(abs);
+    return st.isFile() ? st : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Every file below `dir` (relative to root), skipping temporary names. */
+async function walk(root: string, dir: string, out: string[]): Promise<void> {
+  let entries: fs.Dirent[];
+  try {
+    entries = await fs.promises.readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) {
+    const abs = path.join(dir, e.name);
+    if (e.isDirectory()) await walk(root, abs, out);
+    else if (e.isFile() && !/\.(tmp|part|rotating)$|\.fetching-|^\./.test(e.name)) out.push(path.relative(root, abs).split(path.sep).join('/'));
+  }
+}
+
+/**
+ * Copies what belongs in the bucket, one row of `offsite_objects` at a time: the queue lives in
+ * the database, so a restart or a kill -9 carries on where it stood (a multipart copy from its
+ * last confirmed part), and a bucket that is away is waited for with a back-off capped at a minute.
+ */
+export class Copier {
+  readonly repo: OffsiteRepo;
+  private bucket: Bucket | null = null;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  private readonly aborts = new Set<AbortController>();
+  /** Failures in a row; the bucket is not asked again before pausedUntil. */
+  failures = 0;
+  pausedUntil = 0;
+  failingSince: number | null = null;
+  lastError: CopyError | null = null;
+  /** Keys the bucket holds, for building URLs without a query per item. */
+  readonly copied = new Set<string>();
+  /** Called after each pass (status, database copies, eviction hang on it). */
+  onPass: (() => Promise<void>) | null = null;
+  onCopied: ((row: OffsiteRow) => void) | null = null;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private readonly now: () => number;
+
+  constructor(private readonly o: CopierOptions) {
+    this.repo = new OffsiteRepo(o.db);
+    this.concurrency = o.concurrency ?? 2;
+    this.pollMs = o.pollMs ?? 2000;
+    this.now = o.now ?? Date.now;
+  }
+
+  get active(): Bucket | null {
+    return this.bucket;
+  }
+
+  /** Starts (or restarts with another bucket); everything is looked at again. */
+  async start(bucket: Bucket): Promise<void> {
+    await this.stop();
+    this.bucket = bucket;
+    this.failures = 0;
+    this.pausedUntil = 0;
+    this.failingSince = null;
+    this.copied.clear();
+    for (const rel of await this.repo.copiedRels()) this.copied.add(rel);
+    await this.repo.markAllDirty();
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    for (const a of this.aborts) a.abort();
+    this.wakeUp?.();
+    await this.loop?.catch(() => {});
+    this.loop = null;
+    this.bucket?.destroy();
+    this.bucket = null;
+  }
+
+  wake(): void {
+    this.wakeUp?.();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wakeUp = done;
+    });
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let worked = false;
+      try {
+        worked = (await this.reconcile()) || worked;
+        if (this.now() >= this.pausedUntil) worked = (await this.copyDue()) || worked;
+        await this.onPass?.();
+      } catch (err) {
+        log.warn('Off-site copy: a pass failed', err);
+      }
+      if (!this.running) break;
+      if (!worked) {
+        const wait = this.pausedUntil > this.now() ? Math.min(this.pollMs, this.pausedUntil - this.now()) : this.pollMs;
+        await this.sleep(Math.max(50, wait));
+      }
+    }
+  }
+
+  /** Looks at what changed and queues what to copy or delete. true when it found something. */
+  async reconcile(limit = 200): Promise<boolean> {
+    const dirty = await this.repo.dirty(limit);
+    for (const d of dirty) {
+      if (!this.running) return true;
+      await this.reconcileOwner(d.owner);
+      await this.repo.clean(d.owner, d.at);
+    }
+    return dirty.length > 0;
+  }
+
+  /** The files an owner has on disk now, against the rows: new or changed ones pending, gone ones deleting. */
+  async reconcileOwner(owner: string): Promise<void> {
+    const root = this.o.paths.root;
+    const rows = await this.repo.ofOwner(owner);
+    const byRel = new Map(rows.map((r) => [r.rel, r]));
+    const named = await ownerPaths(this.o.db, owner);
+    const rels = new Set<string>(named?.paths ?? []);
+    if (owner.startsWith('photo:') && named) {
+      const id = owner.slice('photo:'.length);
+      const dir = path.join(this.o.paths.derived, id);
+      if (path.dirname(dir) === path.resolve(this.o.paths.derived)) {
+        const found: string[] = [];
+        await walk(root, dir, found);
+        for (const f of found) rels.add(f);
+      }
+    } else if (owner === 'cover') {
+      const found: string[] = [];
+      await walk(root, path.join(this.o.paths.derived, 'cover'), found);
+      for (const f of found) rels.add(f);
+    }
+    const upserts: LocalFile[] = [];
+    const present = new Set<string>();
+    for (const rel of rels) {
+      const abs = inside(root, rel);
+      if (!abs) continue;
+      const st = await statFile(abs);
+      const row = byRel.get(rel);
+      if (!st) {
+        // An original the bucket holds and the disk gave up on purpose stays.
+        if (row && row.evicted === 1 && row.state === 'copied') present.add(rel);
+        continue;
+      }
+      present.add(rel);
+      if (row && row.state !== 'deleting' && row.size === st.size && row.mtime_ms === Math.round(st.mtimeMs)) continue;
+      upserts.push({ rel, size: st.size, mtimeMs: st.mtimeMs });
+    }
+    const toDelete = rows.filter((r) => !present.has(r.rel) && r.state !== 'deleting').map((r) => r.rel);
+    await this.repo.apply(owner, upserts, toDelete, this.now());
+    for (const rel of [...upserts.map((u) => u.rel), ...toDelete]) this.copied.delete(rel);
+  }
+
+  /** Copies or deletes what is due, a few at a time. true when it did something. */
+  async copyDue(): Promise<boolean> {
+    const rows = await this.repo.due(this.now(), this.concurrency * 8);
+    if (!rows.length) return false;
+    let next = 0;
+    let stop = false;
+    const worker = async () => {
+      while (this.running && !stop && next < rows.length) {
+        const row = rows[next++];
+        const ok = await this.one(row);
+        // The bucket is away: the rest waits for the back-off instead of failing one by one.
+        if (!ok) stop = true;
+      }
+    };
+    await Promise.all(Array.from({ length: this.concurrency }, worker));
+    return true;
+  }
+
+  /** false when the bucket itself failed (the pass stops and backs off). */
+  private async one(row: OffsiteRow): Promise<boolean> {
+    const bucket = this.bucket;
+    if (!bucket) return false;
+    const ac = new AbortController();
+    this.aborts.add(ac);
+    try {
+      if (row.state === 'deleting') {
+        if (row.upload_id) await bucket.abortMultipart(row.rel, row.upload_id);
+        await bucket.delete(row.rel);
+        await this.repo.removeDeleted(row.rel);
+        this.copied.delete(row.rel);
+      } else {
+        await this.copy(bucket, row, ac.signal);
+      }
+      this.succeeded();
+      return true;
+    } catch (err) {
+      if (!this.running || ac.signal.aborted) return false;
+      const e = classify(err);
+      if (e.problem === 'checksum_mismatch' || e.problem === 'unknown') {
+        // This file, not the bucket: tried again later on its own.
+        const tries = row.tries + 1;
+        await this.repo.update(row.rel, { tries, next_at: this.now() + backoffMs(tries, this.o.maxBackoffMs), error: `${e.problem}: ${e.message}`.slice(0, 500) });
+        this.failed(e);
+        return true;
+      }
+      await this.repo.update(row.rel, { error: `${e.problem}: ${e.message}`.slice(0, 500) });
+      this.failed(e);
+      this.pausedUntil = this.now() + backoffMs(this.failures, this.o.maxBackoffMs);
+      return false;
+    } finally {
+      this.aborts.delete(ac);
+    }
+  }
+
+  private async copy(bucket: Bucket, row: OffsiteRow, signal: AbortSignal): Promise<void> {
+    const abs = inside(this.o.paths.root, row.rel);
+    const st = abs ? await statFile(abs) : null;
+    if (!abs || !st) {
+      // Gone since it was queued: its owner is looked at again (which deletes or keeps it).
+      await this.repo.update(row.rel, { next_at: this.now() + 1000 });
+      await this.o.db.insertInto('offsite_dirty').values({ owner: row.owner, at: this.now() }).onConflict((oc) => oc.column('owner').doUpdateSet({ at: this.now() })).execute();
+      return;
+    }
+    const expect = { size: st.size, mtime_ms: Math.round(st.mtimeMs) };
+    if (expect.size !== row.size || expect.mtime_ms !== row.mtime_ms) await this.repo.update(row.rel, { ...expect, upload_id: null, parts: null });
+    const sums = await fileSums(abs);
+    let resume: MultipartState | null = null;
+    if (row.upload_id && row.sha256 === sums.sha256 && expect.size === row.size && expect.mtime_ms === row.mtime_ms) {
+      resume = { uploadId: row.upload_id, parts: row.parts ? JSON.parse(row.parts) : [] };
+    } else if (row.upload_id) {
+      await bucket.abortMultipart(row.rel, row.upload_id);
+      await this.repo.update(row.rel, { upload_id: null, parts: null });
+    }
+    if (row.sha256 !== sums.sha256) await this.repo.update(row.rel, { sha256: sums.sha256 });
+    const put = (from: MultipartState | null) =>
+      bucket.putFile(row.rel, abs, {
+        sums,
+        resume: from,
+        signal,
+        contentType: contentTypeOf(row.rel),
+        onProgress: async (s) => {
+          await this.repo.update(row.rel, { upload_id: s.uploadId, parts: JSON.stringify(s.parts) });
+        },
+      });
+    try {
+      await put(resume);
+    } catch (err) {
+      // The bucket forgot an unfinished multipart copy (expired, aborted): start it again.
+      const e = err as { detail?: string };
+      if (!resume || !(err instanceof BucketError) || !/NoSuchUpload/.test(e.detail ?? '')) throw err;
+      await this.repo.update(row.rel, { upload_id: null, parts: null });
+      await put(null);
+    }
+    if (await this.repo.markCopied(row.rel, expect, sums.sha256, new Date(this.now()).toISOString())) {
+      this.copied.add(row.rel);
+      this.onCopied?.({ ...row, ...expect, sha256: sums.sha256, state: 'copied' });
+    }
+  }
+
+  private succeeded(): void {
+    this.lastError = null;
+    this.failures = 0;
+    this.failingSince = null;
+    this.pausedUntil = 0;
+  }
+
+  private failed(e: BucketError): void {
+    this.failures++;
+    this.failingSince ??= this.now();
+    this.lastError = { code: e.problem, message: e.message, at: new Date(this.now()).toISOString() };
+    if (this.failures === 1 || this.failures % 20 === 0) log.warn(`Off-site copy failed (${e.problem}): ${e.message}`);
+  }
+
+  /** Failing: three tries in a row went wrong (the status says so in words). */
+  get failing(): boolean {
+    return this.failures >= 3;
+  }
+}
+
+const TYPES: Record<string, string> = {
+  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif',
+  heic: 'image/heic', heif: 'image/heif', mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm',
+  m4a: 'audio/mp4', mp3: 'audio/mpeg', ogg: 'audio/ogg', opus: 'audio/ogg', wav: 'audio/wav', aac: 'audio/aac',
+};
+
+/** What a browser needs to show an object served from the bucket. */
+export function contentTypeOf(rel: string): string | undefined {
+  return TYPES[path.extname(rel).slice(1).toLowerCase()];
+}
+
+export { isPassing };
