@@ -46,19 +46,20 @@ test('links use the address the admin saved the notification settings from; late
   assert.equal(await withHost('/admin/api/dashboard', 'evil.example', family.cookieHeader()), 200);
   assert.equal(await withHost('/admin/api/dashboard', 'evil.example', admin.cookieHeader(), { 'x-forwarded-host': 'evil.example' }), 200);
 
-  const got = hook.next();
-  const r = await admin.post('/admin/api/notifications/test');
-  assert.equal(r.status, 200, JSON.stringify(r.body));
-  assert.equal(JSON.parse((await got).body).url, `${s.url}/admin/dashboard`);
-
-  // A real event's link too.
+  // A message sent after them: its link.
   const waiting = hook.next();
   const up = await uploadFile(s.url, await tinyImage('jpeg', 811), 'waiting.jpg');
   assert.equal(up.status, 201);
   assert.equal(await waitForStatus(s.url, up.body.photo_id), 'complete');
   const m = JSON.parse((await waiting).body);
   assert.equal(m.event, 'photos_waiting');
-  assert.ok(m.url.startsWith(`${s.url}/admin/`), m.url);
+  assert.equal(m.url, `${s.url}/admin/photos?mode=queue`);
+
+  // "Send a test" too.
+  const got = hook.next();
+  const r = await admin.post('/admin/api/notifications/test');
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(JSON.parse((await got).body).url, `${s.url}/admin/dashboard`);
 
   // The settings page sends back everything it read: nothing in it is unknown to a PUT.
   const page = await admin.get('/admin/api/settings');
