@@ -9,6 +9,11 @@ import { AuditRepo, type AuditQuery } from './audit.repo.js';
 export const AUDIT_KEEP_DAYS = 365;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Actions by nobody signed in: at most one entry per action and address in this time. */
+export const ANONYMOUS_EVERY_MS = 60 * 60 * 1000;
+/** Addresses remembered for that; beyond, the oldest are forgotten. */
+const ANONYMOUS_REMEMBERED = 10_000;
+
 /** Who did it and from where: the signed-in user, or the name typed at a failed sign-in. */
 export interface AuditActor {
   user: { id: number; username: string } | null;
@@ -34,6 +39,8 @@ export class AuditLog {
   private readonly pending: WriteBehind<NewAuditLogRow>;
   private seq = 0;
   private timer: NodeJS.Timeout | undefined;
+  /** "action address" -> when it was last recorded for nobody signed in. */
+  private readonly anonymousAt = new Map<string, number>();
 
   constructor(
     db: Kysely<DB>,
@@ -54,6 +61,25 @@ export class AuditLog {
       detail: details.detail ? JSON.stringify(details.detail) : null,
       address: who.address,
     });
+  }
+
+  /**
+   * Records an action done by nobody signed in (a guest's ZIP download) at most once per action
+   * and address an hour, so that repeating it cannot fill the log.
+   */
+  recordAnonymous(action: string, address: string | null, details: AuditDetails = {}): void {
+    const key = `${action} ${address ?? ''}`;
+    const now = this.now();
+    const last = this.anonymousAt.get(key);
+    if (last !== undefined && now - last < ANONYMOUS_EVERY_MS) return;
+    this.anonymousAt.delete(key);
+    this.anonymousAt.set(key, now);
+    // Oldest first: the expired go, and past the cap the oldest too.
+    for (const [k, at] of this.anonymousAt) {
+      if (this.anonymousAt.size <= ANONYMOUS_REMEMBERED && now - at < ANONYMOUS_EVERY_MS) break;
+      this.anonymousAt.delete(k);
+    }
+    this.record(action, { user: null, address }, details);
   }
 
   /** A page of entries, newest first; what was recorded before the call is in it. */

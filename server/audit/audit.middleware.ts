@@ -12,11 +12,19 @@ declare module 'express-serve-static-core' {
   }
 }
 
-/** Gives every request `req.audit(...)`; mounted after the session's user is loaded. */
+/**
+ * Gives every request `req.audit(...)`; mounted after the session's user is loaded. What nobody
+ * signed in does (a guest's download) is recorded once per address an hour; sign-ins keep
+ * every entry (their own limiter holds them back).
+ */
 export function auditRequests(auditLog: AuditLog): RequestHandler {
   return (req, _res, next) => {
-    req.audit = (action, details) =>
-      auditLog.record(action, { user: req.user ?? req.setupUser ?? null, username: details?.username, address: req.ip ?? null }, details);
+    req.audit = (action, details) => {
+      const user = req.user ?? req.setupUser ?? null;
+      const address = req.ip ?? null;
+      if (!user && !action.startsWith('sign_in')) auditLog.recordAnonymous(action, address, details);
+      else auditLog.record(action, { user, username: details?.username, address }, details);
+    };
     next();
   };
 }

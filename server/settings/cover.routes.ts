@@ -9,12 +9,15 @@ export function adminCoverRouter(settings: SettingsService, paths: DataPaths, gu
   removeReplacedCovers(settings, paths);
   const r = Router();
   r.post('/settings/cover', guard, async (req, res, next) => {
-    await settings.setCoverImage(await storeCover(paths, (onFile) => readMultipart(req, onFile)));
+    const id = await storeCover(paths, (onFile) => readMultipart(req, onFile));
+    await settings.setCoverImage(id);
+    req.audit('settings.cover_upload', { ids: [id] });
     res.status(201);
     answer(req, res, next);
   });
   r.delete('/settings/cover', guard, async (req, res, next) => {
     await settings.setCoverImage(null);
+    req.audit('settings.cover_remove');
     answer(req, res, next);
   });
   return r;
