@@ -1,12 +1,12 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { AppError, isAppError } from '../errors.js';
+import { AppError, invalid, isAppError } from '../errors.js';
 import { inProgressCap } from '../http/in-progress.js';
 import { guestId, guestIdOf, withGuest } from '../http/guest.js';
 import { readMultipart, sendErrorAfterDrain } from '../http/multipart.js';
 import { fileTooLarge } from './single-upload.js';
 import type { StoredUpload } from './store.js';
 import type { ReadForm } from './streams.js';
-import type { UploadTurns } from './turns.js';
+import { MAX_TURN_BYTES, type UploadTurns } from './turns.js';
 import type { UploadsService } from './uploads.service.js';
 
 /** Room for the multipart envelope around a file of the largest allowed size. */
@@ -44,10 +44,13 @@ const freshConnection: RequestHandler = (_req, res, next) => {
 export function uploadsRouter(uploads: UploadsService, turns: UploadTurns, limits: { maxUploadBytes: number; maxInProgress: number }): Router {
   const { maxUploadBytes } = limits;
   const busy = () => new AppError('unavailable', 'errors.uploads.too_many_in_progress', undefined, { retry_after: BUSY_RETRY_AFTER_S });
+  const tooManyTurns = () => new AppError('rate_limited', 'errors.uploads.too_many_in_progress', undefined, { retry_after: BUSY_RETRY_AFTER_S });
   // A request sent in its turn (?turn=): the turn is used, and given back once it is answered.
+  // A request larger than its turn (or not saying how large: chunked encoding) loses the turn.
   const inTurn: RequestHandler = (req, res, next) => {
     const token = typeof req.query.turn === 'string' ? req.query.turn : '';
-    const giveBack = token ? turns.claim(token) : undefined;
+    const length = req.headers['content-length'];
+    const giveBack = token ? turns.claim(token, length === undefined ? Infinity : Number(length)) : undefined;
     if (giveBack) res.once('close', giveBack);
     next();
   };
@@ -100,9 +103,14 @@ export function uploadsRouter(uploads: UploadsService, turns: UploadTurns, limit
 
   // A turn to send an upload request of `bytes` (uploads/turns.ts): answered once it is this
   // phone's turn ({turn}), or after a while with {turn: null} (ask again).
+  // At most MAX_TURN_BYTES (the page's largest request), and TURNS_PER_ADDRESS asks and turns per address.
   api.get('/upload-turn', async (req, res) => {
-    const bytes = Math.min(Math.max(0, Number(req.query.bytes) || 0), maxUploadBytes + ENVELOPE_BYTES);
-    const waiting = turns.ask(bytes, (leave) => res.once('close', leave));
+    const raw = req.query.bytes === undefined ? '0' : req.query.bytes;
+    const bytes = typeof raw === 'string' && /^\s*\d{1,16}\s*$/.test(raw) ? Number(raw) : NaN;
+    if (!(bytes <= MAX_TURN_BYTES)) throw invalid('errors.uploads.turn_too_large', { max: MAX_TURN_BYTES });
+    const address = req.ip ?? '';
+    if (turns.full(address)) throw tooManyTurns();
+    const waiting = turns.ask(bytes, (leave) => res.once('close', leave), address);
     if (!waiting) throw busy();
     const turn = await waiting;
     if (!res.writableEnded && !res.destroyed) res.json({ success: true, turn });

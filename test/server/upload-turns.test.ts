@@ -5,13 +5,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { writeEnded, writeStarted, WRITING_CAP_BYTES } from '../../server/uploads/pacer.js';
-import { KEPT_UP_MS, UNCLAIMED_MAX, UploadTurns } from '../../server/uploads/turns.js';
+import { ENVELOPE_BYTES, KEPT_UP_MS, UNCLAIMED_MAX, UploadTurns } from '../../server/uploads/turns.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { tinyImage, uploadFile } from '../helpers/uploads.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const MiB = 1024 * 1024;
-const limits = (over: Partial<ConstructorParameters<typeof UploadTurns>[0]> = {}) => ({ admittedBytes: 10 * MiB, claimMs: 5_000, askMs: 20_000, maxWaiting: 100, ...over });
+// holdMs as long as claimMs: a turn not used holds its bytes until it is given back (see the hold's own test).
+const limits = (over: Partial<ConstructorParameters<typeof UploadTurns>[0]> = {}) => ({ admittedBytes: 10 * MiB, claimMs: 5_000, askMs: 20_000, maxWaiting: 100, holdMs: 60_000, ...over });
 
 /** Waits until `cond` holds (a loaded machine may run timers late), failing after `ms`. */
 async function until(cond: () => boolean, what: string, ms = 10_000): Promise<void> {
@@ -26,13 +27,14 @@ async function until(cond: () => boolean, what: string, ms = 10_000): Promise<vo
  * An ask and what became of it so far: the turn, and when the server gave it as a turn beyond the
  * budget (its own clock: when this process sees the answer depends on what else it runs).
  */
-function ask(turns: UploadTurns, bytes: number) {
-  const out: { turn?: string | null; at?: number; leave?: () => void } = {};
-  const p = turns.ask(bytes, (leave) => (out.leave = leave));
+function ask(turns: UploadTurns, bytes: number, address = '') {
+  const out: { turn?: string | null; at?: number; leave?: () => void; answeredAt?: number } = {};
+  const p = turns.ask(bytes, (leave) => (out.leave = leave), address);
   assert.ok(p, 'the ask is taken');
   void p.then((t) => {
     out.turn = t;
     out.at = turns.lastBeyondAt;
+    out.answeredAt = performance.now();
   });
   return out;
 }
@@ -136,6 +138,77 @@ test('an ask without a turn in its time is answered "ask again"; close answers e
     await until(() => c.turn !== undefined, 'c is answered');
     assert.equal(c.turn, null, 'closing: everyone waiting is answered');
     assert.equal(await turns.ask(1, () => {}), null, 'after close: no turns');
+  } finally {
+    caughtUp();
+    turns.close();
+  }
+});
+
+test('a request larger than its turn (and the envelope of its form) loses the turn; its bytes are given back at once', async () => {
+  const caughtUp = behind();
+  const turns = new UploadTurns(limits({ admittedBytes: 5 * MiB }));
+  try {
+    const a = ask(turns, 5 * MiB);
+    const b = ask(turns, 5 * MiB);
+    await until(() => a.turn !== undefined, 'a has its turn');
+    assert.equal(turns.claim(a.turn!, 5 * MiB + ENVELOPE_BYTES + 1), undefined, 'larger than the turn: no turn');
+    await until(() => b.turn !== undefined, 'the lost turn was given back: b goes');
+    assert.equal(typeof b.turn, 'string');
+    assert.equal(turns.claim(a.turn!, 1), undefined, 'a lost turn cannot be used afterwards');
+    assert.ok(turns.claim(b.turn!, 5 * MiB + 2000), 'the file and its form fit their turn');
+    const c = ask(turns, 1);
+    assert.equal(turns.claim('unknown', Infinity), undefined);
+    await sleep(4 * KEPT_UP_MS);
+    assert.equal(c.turn, undefined, 'b in its turn still holds its bytes');
+  } finally {
+    caughtUp();
+    turns.close();
+  }
+});
+
+test('one address holds at most perAddress asks and turns, used or not; a turn given back or an ask ended frees a place', async () => {
+  const caughtUp = behind();
+  const turns = new UploadTurns(limits({ admittedBytes: 5 * MiB, perAddress: 3, askMs: 400 }));
+  try {
+    const a = [ask(turns, 5 * MiB, 'flood'), ask(turns, 5 * MiB, 'flood'), ask(turns, 5 * MiB, 'flood')];
+    assert.equal(turns.full('flood'), true);
+    assert.equal(turns.ask(1, () => {}, 'flood'), undefined, 'a fourth is refused');
+    assert.equal(turns.full('guest'), false);
+    const g = ask(turns, 1, 'guest');
+    await until(() => a[0].turn !== undefined, 'the first has its turn');
+    a[2].leave!(); // gone before its turn: its place is free
+    await until(() => a[2].turn !== undefined, 'the third is answered');
+    assert.equal(turns.full('flood'), false);
+    const d = ask(turns, 5 * MiB, 'flood');
+    assert.equal(turns.full('flood'), true, 'given, waiting and new: three');
+    const giveBack = turns.claim(a[0].turn!, 5 * MiB)!;
+    giveBack();
+    assert.equal(turns.full('flood'), false, 'the turn used and answered frees its place');
+    await until(() => g.turn !== undefined && d.turn !== undefined, 'the others are answered');
+  } finally {
+    caughtUp();
+    turns.close();
+  }
+});
+
+test('turns never used keep other phones waiting at most the hold time: the next turn goes to the address holding the fewest', async () => {
+  const caughtUp = behind(); // no turns beyond the budget: only the budget counts
+  const holdMs = 400;
+  const turns = new UploadTurns(limits({ admittedBytes: 10 * MiB, claimMs: 5_000, holdMs, perAddress: 8 }));
+  try {
+    // A script asks for eight turns at once and never sends a request.
+    const flood = Array.from({ length: 8 }, () => ask(turns, 5 * MiB, '203.0.113.7'));
+    await until(() => flood.filter((f) => f.turn !== undefined).length === 2, 'two of its turns fill the budget');
+    const asked = performance.now();
+    const guest = ask(turns, 5 * MiB, '198.51.100.2');
+    await until(() => guest.turn !== undefined, 'the guest has a turn', 4_000);
+    assert.equal(typeof guest.turn, 'string');
+    const waited = guest.answeredAt! - asked;
+    assert.ok(waited < 5_000 - 1_000, `the guest waited ${waited.toFixed(0)} ms: about the hold (${holdMs} ms), not until the unused turns are given back (5 s)`);
+    const before = flood.filter((f) => f.answeredAt !== undefined && f.answeredAt < guest.answeredAt!).length;
+    assert.ok(before <= 3, `the guest went before the script's queue (${before} of its 8 asks had turns first)`);
+    // The guest's turn is used: its request counts as under way.
+    assert.ok(turns.claim(guest.turn!, 5 * MiB));
   } finally {
     caughtUp();
     turns.close();
