@@ -16,6 +16,8 @@ export interface BodyProgress {
   remaining(): number;
   /** When the request began (performance.now()). */
   since: number;
+  /** The body's declared length (Content-Length); undefined when it does not say (chunked encoding). */
+  length?: number;
 }
 
 /** Gets the first file part (with the fields sent before it and how far the request has come in) and must consume it. */
@@ -53,15 +55,24 @@ function trackProgress(req: Request): void {
   let read = 0;
   req.on('data', (d: Buffer) => (read += d.length));
   progress.set(req, {
+    length: Number.isFinite(declared) ? declared : undefined,
     arrived: () => req.complete,
     // Without a length (chunked encoding) nothing is known: ranked as if much were left.
     remaining: () => (Number.isFinite(declared) ? Math.max(0, declared - read) : Number.MAX_SAFE_INTEGER / 2),
     since: performance.now(),
   });
 }
-const progressOf = (req: Request): BodyProgress => progress.get(req) ?? { arrived: () => req.complete, remaining: () => 0, since: performance.now() };
+const progressOf = (req: Request): BodyProgress => progress.get(req) ?? { arrived: () => req.complete, remaining: () => 0, since: performance.now(), length: undefined };
 
 const FIELD_SIZE = 64 * 1024;
+
+/**
+ * A body that did not say its length (chunked encoding) could go on for ever: once its file part
+ * is refused, the refusal is answered at once (the client reads it while it still sends), the
+ * rest is read and thrown away for at most this long, and then the connection is ended. (A body
+ * with a length is read to its end before the answer, so a phone still sending reads it.)
+ */
+const UNKNOWN_LENGTH_DRAIN_MS = 3000;
 const filesSeen = new WeakMap<Request, number>();
 const parse = multer({
   storage: handOver,
@@ -131,10 +142,26 @@ export function readMultipart(req: Request, onFile: OnFile, fileField = 'file'):
       file.once('error', (e) => (partError = e));
       fileDone = onFile(file, filename, before, body).catch((e) => {
         failure = e;
+        if (body.length === undefined && e !== partError) answerNowEndSoon(e);
         throw e;
       });
       return fileDone;
     });
+    const answerNowEndSoon = (e: unknown) => {
+      if (settled) return;
+      settled = true;
+      // Not closed with the answer: a socket closed on unread bytes is reset, and the client may
+      // lose the answer with it. The rest is drained (multer) until the timer ends the connection.
+      req.res?.removeHeader('Connection');
+      const timer = setTimeout(() => {
+        if (!req.complete) req.socket?.destroy();
+      }, UNKNOWN_LENGTH_DRAIN_MS);
+      timer.unref();
+      req.once('end', () => clearTimeout(timer));
+      req.once('close', () => clearTimeout(timer));
+      // The handler's own clean-up (its file closed) runs before the answer.
+      void fileDone.catch(() => undefined).then(() => reject(e));
+    };
     trackProgress(req);
     let synchronous = true;
     // multer's 'close' listener destroys the parser on a dropped connection, which errors the file part.

@@ -5,6 +5,11 @@ import type { SpaceReserve } from './space-reserve.js';
 
 /** Seconds a phone holding part of an upload waits before trying again on a full disk. */
 const FULL_RETRY_AFTER_S = 30;
+/** A body of unknown size is held against the limits again after this many more bytes (RoomMeter). */
+const LOOK_EVERY_BYTES = 4 * 1024 * 1024;
+
+/** Counts a body's bytes as they arrive; refuses (storage_full) the piece that would pass the limits. */
+export type RoomMeter = (bytes: number) => Promise<void>;
 
 /** `retryAfter`: for bytes already received (the phone comes back by itself); none for a new upload refused outright. */
 export const storageFull = (retryAfter?: number) => new AppError('storage_full', 'errors.storage_full', undefined, retryAfter ? { retry_after: retryAfter } : {});
@@ -65,6 +70,38 @@ export class StorageGuard {
     const free = await this.room();
     if (free === null || free - bytes < this.d.minFreeBytes) throw this.refuse();
     if (this.d.limitBytes !== undefined && (await this.d.used()) + bytes > this.d.limitBytes) throw this.refuse();
+  }
+
+  /**
+   * A body whose size is not known before it arrives (chunked encoding, or a chunk's bytes before
+   * the fields that place it): each piece is counted before it is written, and the one that would
+   * take stored media past the limit or the disk below the free-space floor is refused. The disk
+   * is looked at again every LOOK_EVERY_BYTES, so what the body (and anyone else) wrote since
+   * counts. `retryAfter` as for storageFull.
+   */
+  meter(retryAfter?: number): RoomMeter {
+    let taken = 0;
+    let allowed = -1;
+    return async (bytes) => {
+      if (taken + bytes <= allowed) {
+        taken += bytes;
+        return;
+      }
+      const left = await this.left(taken);
+      if (left < bytes) throw this.refuse(retryAfter);
+      allowed = taken + Math.min(left, LOOK_EVERY_BYTES);
+      taken += bytes;
+    };
+  }
+
+  /** Bytes that may still be stored now, beside `unlisted` already written that `used()` does not count yet; negative when none. */
+  private async left(unlisted: number): Promise<number> {
+    const free = await this.room();
+    if (free === null) return -1;
+    // The free space already lacks what was written.
+    let left = free - this.d.minFreeBytes;
+    if (this.d.limitBytes !== undefined) left = Math.min(left, this.d.limitBytes - (await this.d.used()) - unlisted);
+    return left;
   }
 
   /** More bytes of an upload already admitted (a resumed chunked upload): refused only on a full disk. */

@@ -11,7 +11,7 @@ import type { DatabaseWriter } from '../db/writer.js';
 import { SpaceReserve } from './space-reserve.js';
 import { StorageGuard } from './storage-guard.js';
 
-export { StorageGuard, storageFull, isDiskFull, NO_ROOM } from './storage-guard.js';
+export { StorageGuard, storageFull, isDiskFull, NO_ROOM, type RoomMeter } from './storage-guard.js';
 
 /**
  * The storage limits uploads are held to, and the space reserve the database falls back on when

@@ -15,6 +15,7 @@ import { PartialUploads, type HashState } from './partial-uploads.js';
 import { sniffFile, UNSUPPORTED_TYPE } from './sniff.js';
 import { newId, type StoredUpload, type Uploader, type UploadStore } from './store.js';
 import { discard, pour, type ReadForm } from './streams.js';
+import { PAGE_REQUEST_BYTES } from './turns.js';
 import type { UploadsRepo } from './uploads.repo.js';
 import { log } from '../log.js';
 
@@ -38,6 +39,15 @@ export interface ChunkedUploadsDeps {
 }
 
 const endsShort = () => invalid('errors.uploads.last_chunk_short');
+
+/**
+ * A chunk whose fields come after its bytes is kept aside (spooled) until they say where it goes:
+ * at most the page's chunk (a script sending larger chunks this way gets 413; fields first, a
+ * chunk goes straight into place, judged by its upload's admitted size).
+ */
+export const MAX_SPOOLED_BYTES = PAGE_REQUEST_BYTES;
+/** Seconds before a chunk refused for lack of room is sent again (what its upload holds stays). */
+const SPOOL_RETRY_AFTER_S = 30;
 
 /**
  * Errors that judge the bytes themselves (a chunk of the wrong size, a file of a refused type):
@@ -85,9 +95,12 @@ export class ChunkedUploads {
           direct = { fields: f, release: await this.locks.acquire(f.key) };
           await this.apply(f, file, clientAddress, body);
         } else {
-          // Fields after the bytes: kept aside until the fields say where they go.
+          // Fields after the bytes: kept aside until the fields say where they go; at most one
+          // chunk of the page's, and counted against the storage limits as it arrives.
           spool = path.join(this.d.paths.incoming, `${newId()}.chunk`);
-          await pourIntoNewFile(spool, file, { hash: null, limit: max, tooLarge: () => tooLarge('errors.uploads.chunk_too_large'), body });
+          const limit = Math.min(max, MAX_SPOOLED_BYTES);
+          const room = this.d.storage.meter(SPOOL_RETRY_AFTER_S);
+          await pourIntoNewFile(spool, file, { hash: null, limit, tooLarge: () => tooLarge('errors.uploads.chunk_too_large'), body, room });
         }
       });
       if (!sawFile) throw invalid('errors.uploads.no_chunk_file');

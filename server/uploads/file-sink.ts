@@ -4,6 +4,7 @@ import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { unsupportedType, type AppError } from '../errors.js';
 import type { BodyProgress } from '../http/multipart.js';
+import type { RoomMeter } from '../storage/storage-guard.js';
 import { writeBackFd } from '../storage/write-back.js';
 import { paceUploadBytes, writeEnded, writeStarted } from './pacer.js';
 import { SNIFF_BYTES, sniff, UNSUPPORTED_TYPE, type SniffedType } from './sniff.js';
@@ -42,6 +43,8 @@ export interface FileSinkOptions {
    * have its answer and send its next piece.
    */
   body?: BodyProgress;
+  /** Counts each piece before it is written, against the storage limits (a body of unknown size); refuses by throwing. */
+  room?: RoomMeter;
 }
 
 /**
@@ -220,6 +223,7 @@ export class FileSink extends Writable {
   }
 
   private async writeOutMany(bufs: Buffer[], total: number): Promise<void> {
+    await this.o.room?.(total);
     writeStarted(total);
     const writing = this.o.file.writev(bufs, this.position);
     // Hash while the thread pool writes. Should the write then fail, the hash is ahead of the
@@ -241,6 +245,7 @@ export class FileSink extends Writable {
   }
 
   private async writeOut(buf: Buffer): Promise<void> {
+    await this.o.room?.(buf.length);
     let off = 0;
     while (off < buf.length) {
       const { bytesWritten } = await this.o.file.write(buf, off, buf.length - off, this.position);

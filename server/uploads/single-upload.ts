@@ -5,6 +5,7 @@ import { invalid, tooLarge } from '../errors.js';
 import { challengeField, uploaderNameField } from './chunk-fields.js';
 import { pourIntoNewFile, type FileSink } from './file-sink.js';
 import { cleanFilename, newId, type StoredUpload, type UploadStore } from './store.js';
+import type { StorageGuard } from '../storage/storage.js';
 import type { ReadForm } from './streams.js';
 
 /** The refusal of a file over MAX_UPLOAD_GB (also used before a body declared far too large is read). */
@@ -23,6 +24,8 @@ export interface SingleUploadDeps {
   incoming: string;
   maxUploadBytes: number;
   store: UploadStore;
+  /** A body that does not say its length was not judged before it came: its bytes are, as they arrive. */
+  storage: StorageGuard;
 }
 
 /** One form carries the whole file: it is streamed to disk, sniffed and hashed on the way. */
@@ -39,7 +42,8 @@ export async function receiveSingleUpload(
   try {
     const { fields, sawFile } = await readForm(async (file, filename, _before, body) => {
       clientName = filename;
-      sink = await pourIntoNewFile(tempPath, file, { hash, limit: d.maxUploadBytes, tooLarge: () => fileTooLarge(d.maxUploadBytes), sniff: true, body });
+      const room = body.length === undefined ? d.storage.meter() : undefined;
+      sink = await pourIntoNewFile(tempPath, file, { hash, limit: d.maxUploadBytes, tooLarge: () => fileTooLarge(d.maxUploadBytes), sniff: true, body, room });
     });
     if (!sawFile || !sink) throw invalid('errors.uploads.no_file');
     if (sink.seen === 0) throw invalid('errors.uploads.empty');

@@ -153,8 +153,12 @@ export class UploadStore {
       await this.d.durable.originals();
       inserted = await this.photos.insertWith(row, alongside);
     } catch (e) {
-      await putBack(finalPath, f.tempPath);
-      throw e;
+      // The answer may be lost after the commit (the writer thread gone with it): a row that owns
+      // the file means it is stored, and the file stays where the row says.
+      const owned = await this.owns(id, row.stored_path);
+      if (owned === false) await putBack(finalPath, f.tempPath);
+      if (owned !== true) throw e;
+      inserted = true;
     }
     if (!inserted) {
       const winner = await repo.photoIdBySha(f.sha256);
@@ -166,6 +170,20 @@ export class UploadStore {
     }
     await this.d.durable.commits();
     return { photoId: id, duplicate: false };
+  }
+
+  /**
+   * Whether the photo row `id` exists and names `storedPath`: true or false, or undefined when
+   * the database cannot say (then the file is left in originals, where the row finds it if it
+   * exists, or the next start adopts it if not).
+   */
+  private async owns(id: string, storedPath: string): Promise<boolean | undefined> {
+    try {
+      return (await this.photos.get(id))?.stored_path === storedPath;
+    } catch (e) {
+      log.warn(`Could not tell whether photo ${id} was stored; its file stays in originals`, e);
+      return undefined;
+    }
   }
 
   /**

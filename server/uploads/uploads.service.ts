@@ -8,6 +8,7 @@ import { recordActivity } from '../activity/activity.repo.js';
 import { isDatabaseUnavailable } from '../db/writer.js';
 import { AppError, invalid } from '../errors.js';
 import { durableStorage, type Durable } from '../storage/durable.js';
+import { log } from '../log.js';
 import type { StorageGuard } from '../storage/storage.js';
 import { uploadKey } from './chunk-fields.js';
 import { ChunkedUploads, type ChunkOutcome, type UploadProgress } from './chunked-upload.js';
@@ -46,6 +47,20 @@ export interface OffsetQuery {
 
 /** Seconds a phone waits before trying again when the database could not take its photo. */
 const STORE_RETRY_AFTER_S = 5;
+/** Seconds a phone waits before trying again when the disk failed a read, a write or a sync. */
+const IO_RETRY_AFTER_S = 10;
+
+/**
+ * Failures of the machine's disk or resources rather than of the upload (a failed write or sync,
+ * too many open files, a file system turned read-only): they pass, or the operator mends them,
+ * and what arrived is kept for the next try.
+ */
+const PASSING_CODES = new Set(['EIO', 'EAGAIN', 'EBUSY', 'EINTR', 'EMFILE', 'ENFILE', 'ENOMEM', 'ENOBUFS', 'EROFS', 'ETIMEDOUT', 'SQLITE_LOCKED', 'SQLITE_NOMEM', 'SQLITE_CANTOPEN', 'SQLITE_PROTOCOL']);
+
+export function isPassingIoFailure(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (PASSING_CODES.has(code) || code.startsWith('SQLITE_IOERR'));
+}
 
 /** Guest uploads: whole files, resumable chunks, resume offsets and the sweep of stale partials. */
 export class UploadsService {
@@ -66,7 +81,7 @@ export class UploadsService {
 
   /** A whole file in one form (fields: session_id, optional uploader_name; the file part), sent by guest `guestId`. */
   async receiveFile(readForm: ReadForm, guestId: string | null = null): Promise<StoredUpload> {
-    const deps = { incoming: this.d.paths.incoming, maxUploadBytes: this.d.config.maxUploadBytes, store: this.store };
+    const deps = { incoming: this.d.paths.incoming, maxUploadBytes: this.d.config.maxUploadBytes, store: this.store, storage: this.d.storage };
     return receiveSingleUpload(deps, readForm, guestId, await this.d.settings.challengeIds()).catch(this.asFailure);
   }
 
@@ -77,12 +92,17 @@ export class UploadsService {
 
   /**
    * What a failed upload answers: a full disk is storage_full, a database that cannot take the
-   * photo just now is unavailable, both with Retry-After (what arrived is kept for that try).
+   * photo just now or a disk that failed a write or a sync is unavailable, each with Retry-After
+   * (what arrived is kept for that try).
    */
   private asFailure = (e: unknown): never => {
     const full = this.d.storage.failure(e);
     if (full !== e) throw full;
     if (isDatabaseUnavailable(e)) throw new AppError('unavailable', 'errors.uploads.store_unavailable', undefined, { retry_after: STORE_RETRY_AFTER_S });
+    if (isPassingIoFailure(e)) {
+      log.warn('An upload could not be written or stored; the phone tries again', e);
+      throw new AppError('unavailable', 'errors.uploads.write_failed', undefined, { retry_after: IO_RETRY_AFTER_S });
+    }
     throw e;
   };
 
