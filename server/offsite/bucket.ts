@@ -3,20 +3,18 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  AbortMultipartUploadCommand,
-  CompleteMultipartUploadCommand,
-  CreateMultipartUploadCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  UploadPartCommand,
-} from '@aws-sdk/client-s3';
-import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
+import { createRequire } from 'node:module';
+import type * as S3 from '@aws-sdk/client-s3';
+import type * as Presigner from '@aws-sdk/s3-request-presigner';
 import type { OffsiteSettings } from './offsite.config.js';
+
+// The S3 client (some 20 MiB of memory once loaded) is loaded when a bucket is first used, so a
+// site without one never pays for it. require() keeps that synchronous.
+const requireHere = createRequire(import.meta.url);
+let sdk: { s3: typeof S3; presigner: typeof Presigner } | undefined;
+function s3sdk(): { s3: typeof S3; presigner: typeof Presigner } {
+  return (sdk ??= { s3: requireHere('@aws-sdk/client-s3') as typeof S3, presigner: requireHere('@aws-sdk/s3-request-presigner') as typeof Presigner });
+}
 
 /** Files up to this size go in one request; larger ones in parts (videos). */
 export const SINGLE_PUT_MAX = 16 * 1024 * 1024;
@@ -137,14 +135,16 @@ export interface PutOptions {
 
 /** The couple's bucket, through the maintained S3 client (requests are signed by it, never by hand). */
 export class Bucket {
-  readonly client: S3Client;
+  readonly client: S3.S3Client;
+  private readonly s3: typeof S3;
   readonly name: string;
   readonly prefix: string;
 
   constructor(readonly settings: OffsiteSettings, opts: { timeoutMs?: number; maxAttempts?: number } = {}) {
     this.name = settings.bucket;
     this.prefix = settings.prefix;
-    this.client = new S3Client({
+    this.s3 = s3sdk().s3;
+    this.client = new this.s3.S3Client({
       endpoint: settings.endpoint,
       region: settings.region || 'us-east-1',
       forcePathStyle: settings.force_path_style,
@@ -183,7 +183,7 @@ export class Bucket {
       const fh = await fs.promises.open(file, 'r');
       const out = await this.send(() =>
         this.client.send(
-          new PutObjectCommand({
+          new this.s3.PutObjectCommand({
             Bucket: this.name,
             Key,
             Body: guarded(fh.createReadStream({ autoClose: false, end: o.sums.size - 1 })),
@@ -212,7 +212,7 @@ export class Bucket {
     let state: MultipartState | null = o.resume && o.resume.uploadId ? { uploadId: o.resume.uploadId, parts: [...o.resume.parts] } : null;
     if (!state) {
       const created = await this.send(() =>
-        this.client.send(new CreateMultipartUploadCommand({ Bucket: this.name, Key, ContentType: o.contentType, Metadata: { sha256: o.sums.sha256 } }), {
+        this.client.send(new this.s3.CreateMultipartUploadCommand({ Bucket: this.name, Key, ContentType: o.contentType, Metadata: { sha256: o.sums.sha256 } }), {
           abortSignal: o.signal,
         }),
       );
@@ -230,7 +230,7 @@ export class Bucket {
         const uploadId = state.uploadId;
         const out = await this.send(() =>
           this.client.send(
-            new UploadPartCommand({ Bucket: this.name, Key, UploadId: uploadId, PartNumber: n, Body: body, ContentLength: body.length, ContentMD5: md5 }),
+            new this.s3.UploadPartCommand({ Bucket: this.name, Key, UploadId: uploadId, PartNumber: n, Body: body, ContentLength: body.length, ContentMD5: md5 }),
             { abortSignal: o.signal },
           ),
         );
@@ -243,7 +243,7 @@ export class Bucket {
     const parts = [...state.parts].sort((a, b) => a.PartNumber - b.PartNumber);
     const uploadId = state.uploadId;
     const out = await this.send(() =>
-      this.client.send(new CompleteMultipartUploadCommand({ Bucket: this.name, Key, UploadId: uploadId, MultipartUpload: { Parts: parts } }), {
+      this.client.send(new this.s3.CompleteMultipartUploadCommand({ Bucket: this.name, Key, UploadId: uploadId, MultipartUpload: { Parts: parts } }), {
         abortSignal: o.signal,
       }),
     );
@@ -260,13 +260,13 @@ export class Bucket {
   }
 
   async abortMultipart(rel: string, uploadId: string): Promise<void> {
-    await this.send(() => this.client.send(new AbortMultipartUploadCommand({ Bucket: this.name, Key: this.key(rel), UploadId: uploadId }))).catch(() => {});
+    await this.send(() => this.client.send(new this.s3.AbortMultipartUploadCommand({ Bucket: this.name, Key: this.key(rel), UploadId: uploadId }))).catch(() => {});
   }
 
   /** null when there is no such object. */
   async head(rel: string): Promise<{ size: number; sha256: string | undefined; etag: string } | null> {
     try {
-      const h = await this.client.send(new HeadObjectCommand({ Bucket: this.name, Key: this.key(rel) }));
+      const h = await this.client.send(new this.s3.HeadObjectCommand({ Bucket: this.name, Key: this.key(rel) }));
       return { size: h.ContentLength ?? -1, sha256: h.Metadata?.sha256, etag: (h.ETag ?? '').replace(/"/g, '') };
     } catch (err) {
       const e = err as SdkErrorLike;
@@ -276,20 +276,20 @@ export class Bucket {
   }
 
   async delete(rel: string): Promise<void> {
-    await this.send(() => this.client.send(new DeleteObjectCommand({ Bucket: this.name, Key: this.key(rel) })));
+    await this.send(() => this.client.send(new this.s3.DeleteObjectCommand({ Bucket: this.name, Key: this.key(rel) })));
   }
 
   async putBytes(rel: string, body: Buffer, contentType?: string): Promise<void> {
     const md5 = crypto.createHash('md5').update(body).digest('base64');
     const sha256 = crypto.createHash('sha256').update(body).digest('hex');
     await this.send(() =>
-      this.client.send(new PutObjectCommand({ Bucket: this.name, Key: this.key(rel), Body: body, ContentLength: body.length, ContentMD5: md5, ContentType: contentType, Metadata: { sha256 } })),
+      this.client.send(new this.s3.PutObjectCommand({ Bucket: this.name, Key: this.key(rel), Body: body, ContentLength: body.length, ContentMD5: md5, ContentType: contentType, Metadata: { sha256 } })),
     );
   }
 
   /** The object's bytes as a stream (for a short read such as "Test connection"). */
   async getStream(rel: string, signal?: AbortSignal): Promise<Readable> {
-    const out = await this.send(() => this.client.send(new GetObjectCommand({ Bucket: this.name, Key: this.key(rel) }), { abortSignal: signal }));
+    const out = await this.send(() => this.client.send(new this.s3.GetObjectCommand({ Bucket: this.name, Key: this.key(rel) }), { abortSignal: signal }));
     return out.Body as Readable;
   }
 
@@ -332,7 +332,7 @@ export class Bucket {
     let token: string | undefined;
     do {
       const page = await this.send(() =>
-        this.client.send(new ListObjectsV2Command({ Bucket: this.name, Prefix: this.key(sub), ContinuationToken: token })),
+        this.client.send(new this.s3.ListObjectsV2Command({ Bucket: this.name, Prefix: this.key(sub), ContinuationToken: token })),
       );
       for (const o of page.Contents ?? []) {
         if (o.Key) yield { rel: o.Key.slice(this.prefix.length), size: o.Size ?? 0, lastModified: o.LastModified };
@@ -343,7 +343,7 @@ export class Bucket {
 
   /** A GET link anyone holding it can use until it expires. */
   presign(rel: string, expiresInS: number): Promise<string> {
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.name, Key: this.key(rel) }), { expiresIn: expiresInS });
+    return s3sdk().presigner.getSignedUrl(this.client, new this.s3.GetObjectCommand({ Bucket: this.name, Key: this.key(rel) }), { expiresIn: expiresInS });
   }
 
   destroy(): void {
