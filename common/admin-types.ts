@@ -6,6 +6,7 @@
 
 import type { ActivityType, GuestbookStatus, PhotoStatus, Role, ToolName, VoiceNoteStatus } from './api-types.js';
 import type { ChannelState } from './security-types.js';
+import type { OffsiteStatusView } from './offsite-types.js';
 
 // ---- Signing in (SPEC §5, §6) ----
 
@@ -230,6 +231,8 @@ export interface Dashboard {
   missing_tools: MissingTool[];
   /** Notification channels that failed their last try (admins only; empty when all work). */
   notify_failures?: ChannelState[];
+  /** The off-site copy's status, once a bucket is set up (every signed-in role). */
+  offsite?: OffsiteStatusView;
 }
 
 /** A tool that is not installed: what cannot be prepared without it, and how many files wait. */

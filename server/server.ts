@@ -183,7 +183,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createSettingsModule({ settings, paths, guard: (body, user) => security.checkRequireTwoStep(body.require_two_step === true, user.id) }),
     createUploadsModule({ config, paths, db, settings, processing, storage, durable }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
-    createDashboardModule({ config, disk, db, users, processing, settings, notifyStates: () => notifications!.states() }),
+    createDashboardModule({ config, disk, db, users, processing, settings, notifyStates: () => notifications!.states(), offsite }),
     createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),
     createQrModule({ config }),
     createExportModule({ db, paths, settings }),

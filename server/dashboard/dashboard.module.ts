@@ -7,7 +7,7 @@ import type { Processing } from '../processing/processing.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { UsersService } from '../users/users.service.js';
 import { dashboardRouter } from './dashboard.routes.js';
-import { DashboardService } from './dashboard.service.js';
+import { DashboardService, type DashboardDeps } from './dashboard.service.js';
 import type { DiskUsage } from './disk-usage.js';
 
 export interface DashboardModuleDeps {
@@ -18,10 +18,11 @@ export interface DashboardModuleDeps {
   processing: Pick<Processing, 'missingTools'>;
   notifyStates?: () => Promise<ChannelState[]>;
   settings: SettingsService;
+  offsite?: DashboardDeps['offsite'];
 }
 
 /** GET /admin/api/dashboard. */
-export function createDashboardModule({ config, disk, db, users, processing, settings, notifyStates }: DashboardModuleDeps): Module {
+export function createDashboardModule({ config, disk, db, users, processing, settings, notifyStates, offsite }: DashboardModuleDeps): Module {
   const dashboard = new DashboardService({
     disk,
     db,
@@ -30,6 +31,7 @@ export function createDashboardModule({ config, disk, db, users, processing, set
     storageLimitBytes: config.storageLimitBytes,
     missingTools: () => processing.missingTools(),
     notifyStates,
+    offsite,
   });
   return { name: 'dashboard', adminApi: [dashboardRouter(dashboard)] };
 }

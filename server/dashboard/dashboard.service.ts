@@ -1,9 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Challenge, Dashboard, MissingTool, ToolName } from '../../common/api-types.js';
 import type { ChannelState } from '../../common/security-types.js';
+import type { OffsiteStatusView } from '../../common/offsite-types.js';
 import { latestActivity } from '../activity/activity.repo.js';
 import type { AuthUser } from '../auth/permissions.js';
 import type { DB } from '../db/schema.js';
+import { translate } from '../i18n/messages.js';
 import { camerasByName } from '../photos/camera-stats.js';
 import { photoRowToAdminPhoto } from '../photos/photos.mappers.js';
 import { PhotosRepo } from '../photos/photos.repo.js';
@@ -48,6 +50,8 @@ export interface DashboardDeps {
   notifyStates?: () => Promise<ChannelState[]>;
   /** The photo challenges, for their titles and order. */
   settings: { get(): Promise<{ challenges: Challenge[] }> };
+  /** The off-site copy (its status puts the last problem into words with the function given). */
+  offsite?: { status(words: (key: string, values?: Record<string, string | number>) => string): Promise<OffsiteStatusView> };
 }
 
 /** The admin dashboard: counts, trend, cameras, disk use, activity, newest photos, user statistics. */
@@ -85,6 +89,7 @@ export class DashboardService {
       this.repo.challengeCounts(),
       this.deps.settings.get(),
     ]);
+    const offsite = await this.deps.offsite?.status((key, values) => translate(lang, key, values));
     return {
       stats: {
         total_photos: totals.total,
@@ -109,6 +114,7 @@ export class DashboardService {
       user_permissions: user.permissions,
       missing_tools: missingTools,
       ...(notify ? { notify_failures: notify.filter((c) => !c.ok) } : {}),
+      ...(offsite?.configured ? { offsite } : {}),
     };
   }
 
