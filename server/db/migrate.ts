@@ -44,8 +44,13 @@ export const MIGRATIONS: Record<string, Migration> = {
  * Migrator runs every pending migration and its row in kysely_migration in one transaction:
  * an upgrade lands whole or not at all, and the next start tries it again.
  *
- * Inside that transaction `PRAGMA foreign_keys` cannot change (SQLite ignores it there): a
- * migration that rebuilds a table uses `PRAGMA defer_foreign_keys = ON` instead.
+ * Inside that transaction `PRAGMA foreign_keys` cannot change (SQLite ignores it there), and
+ * `PRAGMA defer_foreign_keys = ON` does not make a table rebuild safe: it only postpones the
+ * checks to the commit, while ON DELETE CASCADE and SET NULL still act at once, and DROP TABLE
+ * deletes every row first, so dropping the old copy of a table empties or changes the rows of
+ * every table that refers to it. A migration here therefore never drops a table that others
+ * refer to: it changes it in place (ALTER TABLE ADD, RENAME or DROP COLUMN), or, when a rebuild
+ * cannot be avoided, first copies the referring rows aside and puts them back after the rename.
  */
 class AtomicMigrationAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {
