@@ -32,6 +32,7 @@ import type { Clock } from './notifications/clock.js';
 import { createNotificationsModule } from './notifications/notifications.module.js';
 import { createOffsiteModule } from './offsite/offsite.module.js';
 import { OffsiteService } from './offsite/offsite.service.js';
+import { MediaServing, type ServingOptions } from './offsite/serving.js';
 import { NotificationsService } from './notifications/notifications.service.js';
 import { createProcessing, type Processing } from './processing/processing.service.js';
 import { createQrModule } from './qr/qr.module.js';
@@ -63,6 +64,7 @@ export interface Services {
   security: SecurityService;
   notifications: NotificationsService;
   offsite: OffsiteService;
+  media: MediaServing;
 }
 
 /** What tests may put in place of the real thing. */
@@ -78,6 +80,8 @@ export interface ServerOverrides {
   /** The off-site copy's longest back-off (a minute) and its database copy interval (5 minutes). */
   offsiteMaxBackoffMs?: number;
   offsiteDbCopyEveryMs?: number;
+  /** The bucket's signed URLs: their clock and lifetimes (6 h signed, given out for 5). */
+  offsiteUrls?: ServingOptions;
 }
 
 export interface RunningServer {
@@ -171,6 +175,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     dbCopyEveryMs: overrides.offsiteDbCopyEveryMs,
     onFailing: (e) => notifications?.notifier.offsiteFailing((lang) => offsite.describe(e, lang)),
   });
+  // S3_SERVE: visible photos' derivatives from the bucket once it holds them.
+  const media = new MediaServing(offsite, overrides.offsiteUrls);
   // One set of syncs for every write a guest is told is stored.
   const durable = durableStorage(paths);
   const modules: Module[] = [
@@ -182,7 +188,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createUsersModule({ users }),
     createSettingsModule({ settings, paths, guard: (body, user) => security.checkRequireTwoStep(body.require_two_step === true, user.id) }),
     createUploadsModule({ config, paths, db, settings, processing, storage, durable }),
-    createPhotosModule({ config, paths, db, sqlite, bus, processing, settings }),
+    createPhotosModule({ config, paths, db, sqlite, bus, processing, settings, media }),
     createDashboardModule({ config, disk, db, users, processing, settings, notifyStates: () => notifications!.states(), offsite }),
     createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),
     createQrModule({ config }),
@@ -263,5 +269,5 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     return closing;
   };
 
-  return { ctx, services: { settings, users, bus, processing, storage, disk, faces: facesModule.faces, auditLog, security, notifications, offsite }, url, port, server, close };
+  return { ctx, services: { settings, users, bus, processing, storage, disk, faces: facesModule.faces, auditLog, security, notifications, offsite, media }, url, port, server, close };
 }

@@ -24,32 +24,51 @@ export const GALLERY_COLUMNS = [
   'hearts',
   'highlighted',
   'challenge_id',
+  'is_visible',
 ] as const;
 
 export type GalleryRow = Pick<PhotoRow, (typeof GALLERY_COLUMNS)[number]>;
 
 /**
- * Derivative URLs carry the derivative version: a rebuilt thumbnail gets a new URL, so the old
- * one can be cached forever. A URL is only given once its file exists (a listed URL always serves).
+ * Where a visible photo's derivatives are fetched from when not from this site: the couple's
+ * bucket (S3_SERVE), once it holds them. Answers from memory: the gallery's hot path asks per item.
  */
-export function thumbnailUrl(r: Pick<PhotoRow, 'id' | 'thumb_path' | 'derivative_version'>): string | null {
-  return r.thumb_path ? `/media/${encodeURIComponent(r.id)}/thumb?v=${r.derivative_version}` : null;
+export interface MediaUrls {
+  /** The bucket's URL for a stored derivative (relative to DATA_DIR), or null: the site serves it. */
+  urlFor(rel: string): string | null;
 }
 
-export function displayUrl(r: Pick<PhotoRow, 'id' | 'display_path' | 'derivative_version'>): string | null {
-  return r.display_path ? `/media/${encodeURIComponent(r.id)}/display?v=${r.derivative_version}` : null;
+type UrlRow = Pick<PhotoRow, 'id' | 'derivative_version'> & { is_visible?: number };
+
+/** The bucket's URL for a visible photo's file; a hidden photo's always go through the site (which checks who asks). */
+const fromBucket = (r: UrlRow, rel: string, media: MediaUrls | null | undefined) => (media && r.is_visible === 1 ? media.urlFor(rel) : null);
+
+/**
+ * Derivative URLs carry the derivative version: a rebuilt thumbnail gets a new URL, so the old
+ * one can be cached forever. A URL is only given once its file exists (a listed URL always serves).
+ * With `media`, a visible photo's copied derivatives point at the bucket (their keys name the version too).
+ */
+export function thumbnailUrl(r: UrlRow & Pick<PhotoRow, 'thumb_path'>, media?: MediaUrls | null): string | null {
+  if (!r.thumb_path) return null;
+  return fromBucket(r, r.thumb_path, media) ?? `/media/${encodeURIComponent(r.id)}/thumb?v=${r.derivative_version}`;
+}
+
+/** The display image (a video's web copy). */
+export function displayUrl(r: UrlRow & Pick<PhotoRow, 'display_path'>, media?: MediaUrls | null): string | null {
+  if (!r.display_path) return null;
+  return fromBucket(r, r.display_path, media) ?? `/media/${encodeURIComponent(r.id)}/display?v=${r.derivative_version}`;
 }
 
 /**
  * `moment`: the schedule item the photo belongs to (settings/moments.ts), null outside every window;
  * `challenge`: the title of the photo challenge it answers, null when none.
  */
-export const photoRowToGalleryItem = (r: GalleryRow, moment: string | null, challenge: string | null): GalleryItem => ({
+export const photoRowToGalleryItem = (r: GalleryRow, moment: string | null, challenge: string | null, media?: MediaUrls | null): GalleryItem => ({
   id: r.id,
   content_type: r.content_type,
-  thumbnail_url: thumbnailUrl(r),
-  // The name is kept for client compatibility; it is this server's display copy, never the original.
-  backblaze_url: displayUrl(r),
+  thumbnail_url: thumbnailUrl(r, media),
+  // The name is kept for client compatibility; it is the display copy (this server's or the bucket's), never the original.
+  backblaze_url: displayUrl(r, media),
   original_filename: r.original_filename,
   upload_timestamp: r.upload_timestamp,
   date_taken: r.date_taken,
@@ -74,11 +93,11 @@ export const withUploaderName = (item: GalleryItem, show: boolean): GalleryItem 
  * `missing`: tools not installed; a photo still processing that needs one is waiting for it.
  * `similarCount`: how many photos share its similar_group (1 when it has none).
  */
-export const photoRowToAdminPhoto = (r: PhotoRow, missing: readonly ToolName[] = [], similarCount = 1): AdminPhoto => ({
+export const photoRowToAdminPhoto = (r: PhotoRow, missing: readonly ToolName[] = [], similarCount = 1, media?: MediaUrls | null): AdminPhoto => ({
   id: r.id,
   original_filename: r.original_filename,
-  thumbnail_url: thumbnailUrl(r),
-  display_url: displayUrl(r),
+  thumbnail_url: thumbnailUrl(r, media),
+  display_url: displayUrl(r, media),
   content_type: r.content_type,
   file_size: r.file_size,
   width: r.width,

@@ -12,8 +12,8 @@ export interface PhotosModuleDeps extends PhotosDeps {
 }
 
 /** Stored photos: the public gallery, stats and upload status poll, moderation, and the /media files. */
-export function createPhotosModule({ paths, db, sqlite, bus, processing, settings }: PhotosModuleDeps): Module {
-  const photos = new PhotosService({ paths, db, sqlite, bus, processing, settings });
+export function createPhotosModule({ paths, db, sqlite, bus, processing, settings, media }: PhotosModuleDeps): Module {
+  const photos = new PhotosService({ paths, db, sqlite, bus, processing, settings, media });
   const downloads = new DownloadTokens();
   // moderation "auto": each photo processing finishes is offered for approval.
   const stopAutoApproval = processing.onProcessed((id) => photos.autoApprove(id));

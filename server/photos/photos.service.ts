@@ -13,7 +13,7 @@ import { momentOf, momentWindows, type MomentWindow } from '../settings/moments.
 import type { SettingsService } from '../settings/settings.service.js';
 import { camerasByName } from './camera-stats.js';
 import { GalleryRepo } from './gallery.repo.js';
-import { photoRowToAdminPhoto, photoRowToGalleryItem, withUploaderName, type AdminPhoto, type GalleryItem, type GalleryRow } from './photos.mappers.js';
+import { photoRowToAdminPhoto, photoRowToGalleryItem, withUploaderName, type AdminPhoto, type GalleryItem, type GalleryRow, type MediaUrls } from './photos.mappers.js';
 import { removePhoto } from './photo-removal.js';
 import type { GallerySort, Stats, WeddingSettings } from '../../common/api-types.js';
 import { ChallengesRepo } from './challenges.repo.js';
@@ -33,6 +33,11 @@ export interface PhotosDeps {
   bus: EventBus;
   processing: Processing;
   settings: SettingsService;
+  /**
+   * The couple's bucket (S3_SERVE): visible photos' copied derivatives are served from it in the
+   * gallery's and the admin pages' answers. Absent: everything comes from this site.
+   */
+  media?: MediaUrls | null;
 }
 
 /**
@@ -70,9 +75,14 @@ export class PhotosService {
     this.challengesRepo = new ChallengesRepo(deps.sqlite);
   }
 
-  /** A photo as guests see it: its moment, its challenge's title, its guest's name while names are shown. */
-  private itemOf(r: GalleryRow, s: WeddingSettings, windows: readonly MomentWindow[]): GalleryItem {
-    return withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows), challengeTitle(s.challenges, r.challenge_id)), s.show_uploader_names);
+  /**
+   * A photo as guests see it: its moment, its challenge's title, its guest's name while names are
+   * shown. `media`: its files from the bucket when it holds them. Live events never carry bucket
+   * URLs: they are stored and replayed to walls that reconnect (up to a week later), when a signed
+   * URL would have expired; the wall's list, reloaded every half hour, brings the bucket's.
+   */
+  private itemOf(r: GalleryRow, s: WeddingSettings, windows: readonly MomentWindow[], media?: MediaUrls | null): GalleryItem {
+    return withUploaderName(photoRowToGalleryItem(r, momentOf(r, windows), challengeTitle(s.challenges, r.challenge_id), media), s.show_uploader_names);
   }
 
   /**
@@ -107,7 +117,7 @@ export class PhotosService {
     const hearted = opts.guestId ? g.heartedBy(opts.guestId, ids) : new Set<string>();
     return {
       photos: rows.map((r) => ({
-        ...this.itemOf(r, s, windows),
+        ...this.itemOf(r, s, windows, this.deps.media),
         hearts: counts.get(r.id) ?? r.hearts,
         hearted: hearted.has(r.id),
       })),
@@ -155,7 +165,7 @@ export class PhotosService {
   private async withGroups(rows: PhotoRow[]): Promise<AdminPhoto[]> {
     const counts = await this.repo.similarCounts([...new Set(rows.flatMap((r) => (r.similar_group ? [r.similar_group] : [])))]);
     const missing = this.deps.processing.missingTools();
-    return rows.map((r) => photoRowToAdminPhoto(r, missing, r.similar_group ? counts.get(r.similar_group) : 1));
+    return rows.map((r) => photoRowToAdminPhoto(r, missing, r.similar_group ? counts.get(r.similar_group) : 1, this.deps.media));
   }
 
   private async adminPhoto(row: PhotoRow): Promise<AdminPhoto> {
