@@ -32,6 +32,14 @@ const webauthn = () => (library ??= import('@simplewebauthn/server'));
 
 /** Sign-in challenges handed out and not yet answered: at most this many (the oldest go first). */
 const MAX_OPEN_LOGINS = 10_000;
+/**
+ * Sign-in challenges one address may hold open at once (a sign-in page asks for one each time it
+ * is opened). With it, pushing an admin's pending sign-in out of the 10,000 takes a thousand
+ * addresses within five minutes.
+ */
+export const OPEN_LOGINS_PER_ADDRESS = 10;
+
+type OpenLogin = Ceremony & { address: string };
 
 /** WebAuthn through @simplewebauthn/server: discoverable credentials, user verification preferred. */
 export class Passkeys {
@@ -39,7 +47,9 @@ export class Passkeys {
    * Sign-in challenges, kept in memory rather than in a session: whoever opens the sign-in page
    * may ask for one, and that must not write a session row each time. Each is answered once.
    */
-  private readonly openLogins = new Map<string, Ceremony>();
+  private readonly openLogins = new Map<string, OpenLogin>();
+  /** The times of each address's open sign-in challenges, oldest first. */
+  private readonly openByAddress = new Map<string, number[]>();
 
   constructor(
     private readonly repo: SecurityRepo,
@@ -110,18 +120,48 @@ export class Passkeys {
     return credential.id;
   }
 
-  /** Options for signing in without a username: any passkey of this site may answer. */
-  async authenticationOptions(rp: RelyingParty): Promise<PublicKeyCredentialRequestOptionsJSON> {
+  /**
+   * Options for signing in without a username: any passkey of this site may answer. `address`
+   * (as http/address.ts counts it) holds at most OPEN_LOGINS_PER_ADDRESS unanswered ones; beyond,
+   * rate_limited until its oldest expires.
+   */
+  async authenticationOptions(rp: RelyingParty, address: string): Promise<PublicKeyCredentialRequestOptionsJSON> {
+    this.dropExpired();
+    const held = this.openByAddress.get(address) ?? [];
+    if (held.length >= OPEN_LOGINS_PER_ADDRESS) {
+      const wait = Math.max(1, Math.ceil((held[0]! + CEREMONY_MS - this.now()) / 1000));
+      throw new AppError('rate_limited', 'errors.security.passkey_too_many', { minutes: Math.ceil(wait / 60) }, { retry_after: wait });
+    }
     const options = await (await webauthn()).generateAuthenticationOptions({ rpID: rp.rpID, userVerification: 'preferred', allowCredentials: [] });
-    this.openLogins.set(options.challenge, this.ceremony(rp, options.challenge));
-    if (this.openLogins.size > MAX_OPEN_LOGINS) this.openLogins.delete(this.openLogins.keys().next().value!);
+    const login = { ...this.ceremony(rp, options.challenge), address };
+    this.openLogins.set(options.challenge, login);
+    this.openByAddress.set(address, [...held, login.at]);
+    if (this.openLogins.size > MAX_OPEN_LOGINS) this.forget(this.openLogins.keys().next().value!);
     return options;
+  }
+
+  /** Open sign-in challenges past their time go (oldest first, so the first live one ends it). */
+  private dropExpired(): void {
+    for (const [challenge, c] of this.openLogins) {
+      if (this.now() - c.at <= CEREMONY_MS) break;
+      this.forget(challenge);
+    }
+  }
+
+  private forget(challenge: string): OpenLogin | undefined {
+    const c = this.openLogins.get(challenge);
+    if (!c) return undefined;
+    this.openLogins.delete(challenge);
+    const held = this.openByAddress.get(c.address) ?? [];
+    const i = held.indexOf(c.at);
+    if (i >= 0) held.splice(i, 1);
+    if (!held.length) this.openByAddress.delete(c.address);
+    return c;
   }
 
   /** Takes a sign-in challenge out of the open ones: true when it was handed out here, for this site, recently. */
   private takeLogin(rp: RelyingParty, challenge: string): boolean {
-    const c = this.openLogins.get(challenge);
-    this.openLogins.delete(challenge);
+    const c = this.forget(challenge);
     return c !== undefined && this.now() - c.at <= CEREMONY_MS && c.rpID === rp.rpID && c.origin === rp.origin;
   }
 

@@ -3,6 +3,7 @@ import { requireAccount } from '../auth/auth.middleware.js';
 import type { AuthUser } from '../auth/permissions.js';
 import type { Config } from '../config.js';
 import { AppError, isAppError } from '../errors.js';
+import { addressKey } from '../http/address.js';
 import { regenerate, save } from '../http/session.js';
 import { relyingParty } from '../security/relying-party.js';
 import type { Passkeys } from '../security/passkeys.js';
@@ -114,7 +115,7 @@ export function signInRouter(auth: SignInService, passkeys: Passkeys, config: Co
     const { rp, support } = rpOf(req);
     if (!rp) return res.json({ success: true, passkey_support: support, options: null });
     res.set('Cache-Control', 'no-store');
-    res.json({ success: true, passkey_support: support, options: await passkeys.authenticationOptions(rp) });
+    res.json({ success: true, passkey_support: support, options: await passkeys.authenticationOptions(rp, addressKey(req.ip)) });
   });
 
   r.post('/login/passkey', async (req, res) => {
