@@ -26,6 +26,17 @@ describe('stat cards', () => {
     assert.ok(hasText('4', card('stat-recent-uploads')));
   });
 
+  test('beside the photos waiting, the guestbook messages waiting for approval, linked to the guestbook page', async () => {
+    const { card } = await dashboardWith({ total_photos: 12, visible_photos: 9, pending_guestbook: 4, total_guestbook: 7 });
+    const line = card('stat-visible-photos').querySelector<HTMLElement>('[data-testid="stat-pending-guestbook"]');
+    assert.ok(line, 'the guestbook line is in the pending photos card');
+    assert.ok(hasText('4 messages waiting for approval', line));
+    assert.equal(line.querySelector('a')?.getAttribute('href'), '/admin/guestbook');
+    assert.ok(hasText('3 pending approval', card('stat-visible-photos')));
+    const one = await dashboardWith({ pending_guestbook: 1 });
+    assert.ok(hasText('1 message waiting for approval', one.card('stat-visible-photos')));
+  });
+
   test('storage above 80 % of the limit gets the warning colour', async () => {
     const { card } = await dashboardWith({ storage_used: 81 * 1024 ** 3, storage_limit: 100 * 1024 ** 3 });
     assert.ok(card('stat-storage').classList.contains('stat-card-warning'));

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'wouter';
 import Images from 'lucide-react/icons/images';
 import Eye from 'lucide-react/icons/eye';
 import Upload from 'lucide-react/icons/upload';
@@ -37,7 +38,7 @@ function StatCard({ title, value, description, icon, warning, testId }: CardProp
 
 const n = (v: number) => formatNumber(v);
 
-/** SPEC §2 dashboard: the four photo cards, and the four user cards for can_manage_users. */
+/** SPEC §2 dashboard: the four photo cards (with the guestbook messages waiting beside the photos), and the four user cards for can_manage_users. */
 export function StatCards({ stats, canManageUsers }: { stats: DashboardStats; canManageUsers: boolean }) {
   const pending = Math.max(0, stats.total_photos - stats.visible_photos);
   const week = stats.uploads_this_week ?? stats.recent_uploads;
@@ -59,7 +60,15 @@ export function StatCards({ stats, canManageUsers }: { stats: DashboardStats; ca
           title={t('admin.stats.visible_photos')}
           value={n(stats.visible_photos)}
           icon={<Eye size={20} />}
-          description={t('admin.stats.pending', { count: pending })}
+          description={
+            <>
+              <div>{t('admin.stats.pending', { count: pending })}</div>
+              {/* Guestbook messages wait for the same approval, counted beside the photos. */}
+              <div data-testid="stat-pending-guestbook">
+                <Link href="/guestbook">{t('admin.guestbook.pending', { count: stats.pending_guestbook })}</Link>
+              </div>
+            </>
+          }
         />
         <StatCard
           testId="stat-recent-uploads"
