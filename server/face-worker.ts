@@ -3,10 +3,8 @@
 // networks (server/faces/engine/face-model.ts) and answers one picture at a time; the face codes
 // of gallery pictures stay in this process's memory only, and go with it.
 // Protocol: server/faces/engine/face-protocol.ts.
-import fs from 'node:fs/promises';
-import path from 'node:path';
+import heicDecoder from 'heic-decode';
 import sharp from 'sharp';
-import { decodeHeif } from './processing/heif.js';
 import { toRelative, type Box } from './faces/engine/boxes.js';
 import { decode, detectFaces, facesOf, selfieCode, DEFAULT_PLAN, SELFIE_PLAN, type DetectionPlan } from './faces/engine/faces-in-picture.js';
 import { loadModels } from './faces/engine/face-model.js';
@@ -16,7 +14,6 @@ import { log } from './log.js';
 /** Where the detector looks in gallery pictures and in selfies. */
 let plan: DetectionPlan = DEFAULT_PLAN;
 let selfiePlan: DetectionPlan = SELFIE_PLAN;
-let scratchDir = '';
 /** Codes of gallery faces by file key: in memory only, gone when the worker stops. */
 const remembered = new Map<string, Float32Array[]>();
 const MAX_REMEMBERED = 50_000;
@@ -45,20 +42,25 @@ async function boxesOf(req: BoxesRequest): Promise<{ boxes: Box[] }> {
   return { boxes: (await detectFaces(img, plan)).map((d) => toRelative(d, img.width, img.height)) };
 }
 
+/** A HEIC selfie is at most this many pixels (a phone's 48 MP mode, with room). */
+const MAX_HEIC_PIXELS = 64_000_000;
+
 async function selfie(req: SelfieRequest): Promise<{ code: Float32Array | null }> {
   if (!req.heic) return { code: await selfieCode(await decode(Buffer.from(req.bytes), 1024), selfiePlan) };
-  // sharp's libvips cannot decode HEVC: heif-convert reads a file, so the bytes go to a
-  // memory-backed folder for the moment it takes, and the folder is removed at once.
-  const work = await fs.mkdtemp(path.join(scratchDir, 'selfie-'));
+  // sharp's libvips cannot decode HEVC, and heif-convert reads only files: libheif compiled to
+  // WebAssembly decodes it here, in this process's memory, so the selfie never touches a disk.
+  // It applies the container's rotation and mirroring, so nothing turns the pixels again.
+  const heif = await heicDecoder.all({ buffer: Buffer.from(req.bytes) });
   try {
-    const input = path.join(work, 'selfie.heic');
-    await fs.writeFile(input, req.bytes, { mode: 0o600 });
-    const jpeg = await decodeHeif(input, work);
-    // libheif applied the rotation already: EXIF orientation must not turn it again.
-    const pixels = await sharp(jpeg).resize(1024, 1024, { fit: 'inside', withoutEnlargement: true }).jpeg().toBuffer();
+    const first = heif[0];
+    if (!first) throw new Error('heif: no image in the selfie');
+    if (first.width * first.height > MAX_HEIC_PIXELS) throw new Error('heif: the selfie is too large');
+    const { data, width, height } = await first.decode();
+    const rgba = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+    const pixels = await sharp(rgba, { raw: { width, height, channels: 4 } }).resize(1024, 1024, { fit: 'inside', withoutEnlargement: true }).jpeg().toBuffer();
     return { code: await selfieCode(await decode(pixels, 1024), selfiePlan) };
   } finally {
-    await fs.rm(work, { recursive: true, force: true });
+    heif.dispose();
   }
 }
 
@@ -80,7 +82,6 @@ function run(req: SelfieRequest | PictureRequest | BoxesRequest): void {
 function setup(m: FaceSetup): void {
   plan = { levels: m.levels?.length ? m.levels : DEFAULT_PLAN.levels, baseline: m.baseline };
   selfiePlan = { ...SELFIE_PLAN, baseline: m.baseline };
-  scratchDir = m.scratchDir;
   sharp.concurrency(1);
   sharp.cache(false);
   // Loading takes seconds: start at once so the first picture does not wait for all of it.

@@ -51,8 +51,8 @@ async function bare(engine: FaceEngine, files: string[], tag: string): Promise<B
 }
 
 /** One engine (baseline or now) over the phone photos and their display copies. */
-async function engineRun(baseline: boolean, phones: string[], displays: string[], scratchDir: string) {
-  const engine = new FaceEngine({ workers: WORKERS, idleMs: 600_000, scratchDir, nice: NICE, baseline });
+async function engineRun(baseline: boolean, phones: string[], displays: string[]) {
+  const engine = new FaceEngine({ workers: WORKERS, idleMs: 600_000, nice: NICE, baseline });
   try {
     const run = await sampled(() => engine.pids, async () => ({ phone: await bare(engine, phones, 'phone'), display: await bare(engine, displays, 'display') }));
     const name = baseline ? 'baseline engine' : 'engine now';
@@ -80,8 +80,8 @@ async function main(): Promise<void> {
     const selfie = await selfieFrom(GROUP_PHOTOS[0], FACE_IN_PHOTO_1);
 
     // 1. The bare engine, the baseline first and now, on the same files.
-    const before = await engineRun(true, phones, displays, shm);
-    const now = await engineRun(false, phones, displays, shm);
+    const before = await engineRun(true, phones, displays);
+    const now = await engineRun(false, phones, displays);
     const x = (a: number, b: number) => `x${(a / b).toFixed(2)}`;
     console.log(`now / baseline: CPU per photo ${x(now.phone.cpu, before.phone.cpu)} (12 MP), ${x(now.display.cpu, before.display.cpu)} (display); photos/s ${x(now.phone.rate, before.phone.rate)} (12 MP), ${x(now.display.rate, before.display.rate)} (display); RSS peak per worker ${x(now.rss, before.rss)}`);
     console.log(`on an idle 2-core machine that is ${(2 / now.display.cpu).toFixed(2)} photos/s with two workers (${(1 / now.display.cpu).toFixed(2)} with one), against ${(2 / before.display.cpu).toFixed(2)} before`);

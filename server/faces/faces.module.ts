@@ -5,7 +5,7 @@ import type { EventBus } from '../events/bus.js';
 import type { Module } from '../http/module.js';
 import { log } from '../log.js';
 import type { SettingsService } from '../settings/settings.service.js';
-import { FaceEngine, scratchDirOutside } from './engine/face-engine.js';
+import { FaceEngine } from './engine/face-engine.js';
 import { adminFacesRouter, publicFacesRouter } from './faces.routes.js';
 import { FacesService } from './faces.service.js';
 
@@ -28,7 +28,6 @@ export function createFacesModule(deps: FacesModuleDeps): Module & { faces: Face
     workers: deps.faceWorkers,
     nice: deps.faceNice,
     idleMs: FACE_IDLE_MS,
-    scratchDir: scratchDirOutside(deps.paths.root),
   });
   const faces = new FacesService({ db: deps.db, paths: deps.paths, settings: deps.settings, engine });
   const unsubscribe: (() => void)[] = [];

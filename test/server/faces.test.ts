@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import sharp from 'sharp';
 import { after, before, test } from 'node:test';
 import { faceless, GROUP_PHOTOS, selfieFrom, SELFIE_LOOKS } from '../helpers/faces.js';
@@ -113,6 +116,103 @@ test('an iPhone HEIC selfie is decoded (its face is found) and nothing is left i
   assert.deepEqual(fs.readdirSync('/dev/shm').filter((f) => f.startsWith('selfie-')), before);
   assert.equal((await ben.del('/api/faces/me')).status, 200);
   assert.equal(faceRows(s, 'face_guests'), 0);
+});
+
+/** `selfie-*` entries in the places a decoder could write to: memory-backed or not. */
+const scratchEntries = () => ['/dev/shm', os.tmpdir()].flatMap((dir) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.startsWith('selfie-')).map((f) => path.join(dir, f)) : []));
+
+test('a HEIC selfie never touches a disk, and stopping the face workers in the middle of its decoding leaves nothing behind', async () => {
+  const heic = fs.readFileSync(sample('heic_IMG_5195.HEIC'));
+  const before = new Set(scratchEntries());
+  const appeared = new Set<string>();
+  let watching = true;
+  const watch = (async () => {
+    while (watching) {
+      for (const e of scratchEntries()) if (!before.has(e)) appeared.add(e);
+      await sleep(5);
+    }
+  })();
+  try {
+    const whole = await sendSelfie(ben, heic, 'true', 'image/heic');
+    assert.equal(whole.status, 200, JSON.stringify(whole.body));
+    // The next one is cut short: the face workers stop (as at shutdown) while it is decoded.
+    const cut = sendSelfie(ben, heic, 'true', 'image/heic');
+    await sleep(300);
+    await s.services.faces.stop();
+    const answer = await cut;
+    assert.ok([200, 422].includes(answer.status), JSON.stringify(answer.body));
+  } finally {
+    watching = false;
+    await watch;
+  }
+  assert.deepEqual([...appeared], [], 'no folder or file was made for the selfie');
+  assert.deepEqual(scratchEntries().filter((e) => !before.has(e)), []);
+  assert.equal((await ben.del('/api/faces/me')).status, 200);
+  assert.equal(faceRows(s, 'face_guests'), 0);
+});
+
+/** A selfie request from one loopback address (the server sees each as another client). */
+function rawSelfie(localAddress: string, consent: string, stall = false): { req: http.ClientRequest; answer: Promise<{ status: number; retryAfter?: string; body: any }> } {
+  const boundary = 'selfie-boundary';
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="consent"\r\n\r\n${consent}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="selfie"; filename="me.jpg"\r\nContent-Type: image/jpeg\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const picture = Buffer.alloc(2000, 0xff);
+  const { port } = new URL(s.url);
+  const req = http.request({
+    host: '127.0.0.1',
+    port,
+    localAddress,
+    path: '/api/faces/me',
+    method: 'POST',
+    headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': String(head.length + picture.length + tail.length + (stall ? 1 << 20 : 0)) },
+  });
+  const answer = new Promise<{ status: number; retryAfter?: string; body: any }>((resolve, reject) => {
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, retryAfter: res.headers['retry-after'] as string | undefined, body: text ? JSON.parse(text) : null }));
+    });
+    req.on('error', reject);
+  });
+  req.write(head);
+  // A stalled selfie: half sent, as from a slow phone, so its search stays in progress.
+  if (stall) req.write(picture.subarray(0, 1000));
+  else req.end(Buffer.concat([picture, tail]));
+  if (stall) answer.catch(() => {});
+  return { req, answer };
+}
+
+/** Probes from `address` until its answer's status is `status`: the slots are taken as each request's headers arrive. */
+async function untilAnswer(address: string, status: number) {
+  return waitFor(`${status} from ${address}`, async () => {
+    const a = await rawSelfie(address, 'false').answer;
+    return a.status === status ? a : undefined;
+  }, 30_000);
+}
+
+test('selfies in progress: one per address and four server-wide; beyond, 429 with Retry-After and a readable message', async () => {
+  const stalled = [rawSelfie('127.0.0.2', 'true', true)];
+  try {
+    const same = await untilAnswer('127.0.0.2', 429);
+    assert.equal(same.body.code, 'rate_limited');
+    assert.ok(Number(same.retryAfter) > 0, `Retry-After: ${same.retryAfter}`);
+    assert.equal(same.body.error, 'Lots of guests are looking for their photos right now. Please try again in a moment.');
+    // Another address still gets in (and is told about the consent box: the form was read).
+    assert.equal((await rawSelfie('127.0.0.9', 'false').answer).body.code, 'consent_required');
+    for (const a of ['127.0.0.3', '127.0.0.4', '127.0.0.5']) stalled.push(rawSelfie(a, 'true', true));
+    const full = await untilAnswer('127.0.0.9', 429);
+    assert.equal(full.body.code, 'rate_limited');
+    assert.ok(Number(full.retryAfter) > 0);
+  } finally {
+    for (const x of stalled) x.req.destroy();
+  }
+  // A phone that went away gives its place back.
+  await untilAnswer('127.0.0.9', 400);
+  await untilAnswer('127.0.0.2', 400);
 });
 
 test("a mirrored, rescaled, relit selfie finds the crop's source photo first, and other people's photos stay below the threshold", async () => {

@@ -1,5 +1,4 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,20 +16,6 @@ function workerEntry(): { file: string; execArgv: string[] } {
   return { file: path.join(path.dirname(here), 'face-worker.js'), execArgv: [] };
 }
 
-/** A memory-backed folder for the moment a HEIC selfie is decoded; never DATA_DIR. */
-export function scratchDirOutside(dataDir: string): string {
-  const inside = (dir: string) => !path.relative(path.resolve(dataDir), path.resolve(dir)).startsWith('..');
-  for (const dir of ['/dev/shm', os.tmpdir()]) {
-    try {
-      fs.accessSync(dir, fs.constants.W_OK);
-      if (!inside(dir)) return dir;
-    } catch {
-      // next
-    }
-  }
-  return '/tmp';
-}
-
 interface Pending {
   child: ChildProcess;
   resolve(v: unknown): void;
@@ -44,7 +29,6 @@ export interface FaceEngineOptions {
   idleMs: number;
   /** CPU priority (19, the lowest, by default: guests' pages, uploads and the media worker come first). */
   nice?: number;
-  scratchDir: string;
   levels?: number[];
   /** The engine before its speed-ups, for benchmarks' baselines. */
   baseline?: boolean;
@@ -166,7 +150,7 @@ export class FaceEngine {
         p.reject(new Error(`The face worker stopped (${signal ?? `exit ${code}`})`));
       }
     });
-    const setup: FaceSetup = { type: 'setup', scratchDir: this.options.scratchDir, ...(this.options.levels ? { levels: this.options.levels } : {}), baseline: this.options.baseline };
+    const setup: FaceSetup = { type: 'setup', ...(this.options.levels ? { levels: this.options.levels } : {}), baseline: this.options.baseline };
     this.send(child, setup);
     return child;
   }

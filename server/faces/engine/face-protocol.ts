@@ -11,11 +11,9 @@ export interface FaceSetup {
   levels?: number[];
   /** The engine as it was before its speed-ups (benchmarks' baseline: faces-in-picture.ts DetectionPlan). */
   baseline?: boolean;
-  /** Where a HEIC selfie may be decoded: memory-backed, never under DATA_DIR. */
-  scratchDir: string;
 }
 
-/** A selfie's bytes, straight from the request's memory. */
+/** A selfie's bytes, straight from the request's memory (a HEIC too is decoded there: no file is ever written). */
 export interface SelfieRequest {
   type: 'selfie';
   id: number;
