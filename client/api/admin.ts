@@ -18,6 +18,7 @@ import type {
   UsersResponse,
   WeddingSettings,
 } from '../../common/api-types';
+import type { OffsiteForm, OffsiteResponse, OffsiteTestResponse } from '../../common/offsite-types';
 import { ApiError, deleteJson, getJson, postJson, putJson } from './http';
 
 /** Typed wrappers for /admin/api (SPEC §7, CONTRACT "Admin"); every call sends credentials. */
@@ -34,6 +35,15 @@ export function errorText(err: unknown, fallback: string): string {
     if (b && typeof b === 'object' && typeof b.error === 'string' && b.error) return b.error;
   }
   return fallback;
+}
+
+/** A form's problems, one sentence each (the answer's `problems`), else the one message errorText gives. */
+export function problemsOf(err: unknown, fallback: string): string[] {
+  if (err instanceof ApiError) {
+    const p = (err.body as { problems?: unknown } | null)?.problems;
+    if (Array.isArray(p) && p.length && p.every((x) => typeof x === 'string' && x)) return p as string[];
+  }
+  return [errorText(err, fallback)];
 }
 
 export const isUnauthorized = (err: unknown): boolean => err instanceof ApiError && err.code === 'not_signed_in';
@@ -98,4 +108,11 @@ export const adminApi = {
   faces: () => getJson<FaceSearchStatusResponse>(`${A}/faces`),
   /** Every face code and match, now (admins only). */
   deleteFaces: () => deleteJson<FaceSearchStatusResponse>(`${A}/faces`),
+
+  /** The off-site copy's status (and, for admins, its settings without the secret). */
+  offsite: () => getJson<OffsiteResponse>(`${A}/offsite`),
+  /** Fields left out stay as saved (an empty secret keeps the saved one). */
+  saveOffsite: (f: Partial<OffsiteForm>) => putJson<OffsiteResponse>(`${A}/offsite`, f),
+  /** Writes, reads back and deletes a small object with these settings over the saved ones. */
+  testOffsite: (f: Partial<OffsiteForm>) => postJson<OffsiteTestResponse>(`${A}/offsite/test`, f),
 };

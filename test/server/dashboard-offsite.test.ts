@@ -63,6 +63,7 @@ test('a failing copy: state failing with the problem in words, in the reader\'s 
     assert.equal(en.last_error.message, 'The storage service reported a problem on its side. The copy tries again by itself.');
     const de = (await dashboardOf(family, 'de')).offsite;
     assert.equal(de.last_error.message, translate('de', 'offsite.problem.bucket_error'));
+    assert.equal(de.last_error.message, 'Der Speicherdienst meldet ein Problem auf seiner Seite. Die Kopie versucht es von selbst noch einmal.');
   } finally {
     bucket.mode = 'pass';
   }

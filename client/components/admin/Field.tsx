@@ -58,12 +58,12 @@ export function LanguageOptions({ languages }: { languages: readonly (readonly [
   ));
 }
 
-/** What failed, said at once (role="alert"); nothing while nothing has. */
-export function ErrorAlert({ error }: { error: string | null }) {
-  if (!error) return null;
+/** What failed, said at once (role="alert"): a sentence, or a form's problems one under the other; nothing while nothing has. */
+export function ErrorAlert({ error }: { error: string | readonly string[] | null }) {
+  if (!error || error.length === 0) return null;
   return (
     <div className="alert alert-destructive" role="alert">
-      {error}
+      {typeof error === 'string' ? error : error.map((line, i) => <p key={i}>{line}</p>)}
     </div>
   );
 }

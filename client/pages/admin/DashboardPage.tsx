@@ -24,6 +24,7 @@ import { t } from '../../components/admin/t';
 import { MissingTools } from '../../components/admin/MissingTools';
 import { FaceSearchCard } from '../../components/admin/FaceSearchCard';
 import { NotifyFailures } from '../../components/admin/security/NotifyFailures';
+import { OffsiteLine } from '../../components/admin/OffsiteLine';
 
 /** SPEC §9: the dashboard reloads every 30 s. */
 export const DASHBOARD_REFRESH_MS = 30_000;
@@ -145,6 +146,7 @@ export function DashboardPage() {
 
       <MissingTools tools={data.missing_tools ?? []} />
       <NotifyFailures channels={data.notify_failures ?? []} />
+      <OffsiteLine status={data.offsite} />
 
       <DayStatus canEdit={perms.can_edit_settings} />
 
