@@ -107,15 +107,16 @@ export async function fileSums(file: string): Promise<FileSums> {
   return { size, sha256: sha.digest('hex'), md5: md5.digest('base64') };
 }
 
-async function readRange(fd: fs.promises.FileHandle, start: number, length: number): Promise<Buffer> {
-  const buf = Buffer.allocUnsafe(length);
-  let done = 0;
-  while (done < length) {
-    const { bytesRead } = await fd.read(buf, done, length - done, start + done);
-    if (bytesRead === 0) throw new Error('The file became shorter while it was copied');
-    done += bytesRead;
+/** The MD5 (base64) of bytes start..start+length of an open file, read as a stream. */
+async function rangeMd5(fh: fs.promises.FileHandle, start: number, length: number): Promise<string> {
+  const md5 = crypto.createHash('md5');
+  let got = 0;
+  for await (const chunk of fh.createReadStream({ start, end: start + length - 1, autoClose: false, highWaterMark: 256 * 1024 }) as AsyncIterable<Buffer>) {
+    md5.update(chunk);
+    got += chunk.length;
   }
-  return buf;
+  if (got !== length) throw new Error('The file became shorter while it was copied');
+  return md5.digest('base64');
 }
 
 export interface MultipartState {
@@ -225,12 +226,14 @@ export class Bucket {
       for (let n = 1; n <= count; n++) {
         if (done.has(n)) continue;
         const start = (n - 1) * partSize;
-        const body = await readRange(fd, start, Math.min(partSize, o.sums.size - start));
-        const md5 = crypto.createHash('md5').update(body).digest('base64');
+        const length = Math.min(partSize, o.sums.size - start);
+        // Streamed twice from the page cache (its MD5, then its bytes): no part is held in memory.
+        const md5 = await rangeMd5(fd, start, length);
         const uploadId = state.uploadId;
+        const body = guarded(fd.createReadStream({ start, end: start + length - 1, autoClose: false, highWaterMark: 256 * 1024 }));
         const out = await this.send(() =>
           this.client.send(
-            new this.s3.UploadPartCommand({ Bucket: this.name, Key, UploadId: uploadId, PartNumber: n, Body: body, ContentLength: body.length, ContentMD5: md5 }),
+            new this.s3.UploadPartCommand({ Bucket: this.name, Key, UploadId: uploadId, PartNumber: n, Body: body, ContentLength: length, ContentMD5: md5 }),
             { abortSignal: o.signal },
           ),
         );

@@ -68,7 +68,6 @@ export class Copier {
   private bucket: Bucket | null = null;
   private running = false;
   private loop: Promise<void> | null = null;
-  private wakeUp: (() => void) | null = null;
   private readonly aborts = new Set<AbortController>();
   /** Failures in a row; the bucket is not asked again before pausedUntil. */
   failures = 0;
@@ -112,7 +111,7 @@ export class Copier {
   async stop(): Promise<void> {
     this.running = false;
     for (const a of this.aborts) a.abort();
-    this.wakeUp?.();
+    this.wake();
     await this.loop?.catch(() => {});
     this.loop = null;
     this.bucket?.destroy();
@@ -120,34 +119,90 @@ export class Copier {
   }
 
   wake(): void {
-    this.wakeUp?.();
+    for (const w of [...this.sleepers]) w();
   }
 
+  private readonly sleepers = new Set<() => void>();
+
+  /** Sleeps `ms`, or until wake() or stop(). */
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      function done() {
+      const done = () => {
         clearTimeout(t);
+        this.sleepers.delete(done);
         resolve();
-      }
-      this.wakeUp = done;
+      };
+      const t = setTimeout(done, ms);
+      this.sleepers.add(done);
     });
   }
 
+  /**
+   * Two kinds of loop side by side: one looks at what changed (and runs the hooks: database
+   * copies, status); `concurrency` workers each take the next due row as soon as they are free, so
+   * a long video never holds the others back and a new photo is queued while it copies.
+   */
   private async run(): Promise<void> {
+    await Promise.all([this.watch(), ...Array.from({ length: this.concurrency }, () => this.work())]);
+  }
+
+  private async watch(): Promise<void> {
     while (this.running) {
-      let worked = false;
+      let found = false;
       try {
-        worked = (await this.reconcile()) || worked;
-        if (this.now() >= this.pausedUntil) worked = (await this.copyDue()) || worked;
+        found = await this.reconcile();
+        if (found) this.wake();
         await this.onPass?.();
       } catch (err) {
         log.warn('Off-site copy: a pass failed', err);
       }
-      if (!this.running) break;
-      if (!worked) {
-        const wait = this.pausedUntil > this.now() ? Math.min(this.pollMs, this.pausedUntil - this.now()) : this.pollMs;
-        await this.sleep(Math.max(50, wait));
+      if (this.running && !found) await this.sleep(this.pollMs);
+    }
+  }
+
+  private queue: OffsiteRow[] = [];
+  private refilling: Promise<void> | null = null;
+  private readonly inFlight = new Set<string>();
+
+  /** The next due row no worker holds; undefined when none is due. */
+  private async take(): Promise<OffsiteRow | undefined> {
+    if (!this.queue.length) {
+      this.refilling ??= this.repo
+        .due(this.now(), this.concurrency * 4 + this.inFlight.size)
+        .then((rows) => {
+          this.queue = rows.filter((r) => !this.inFlight.has(r.rel));
+        })
+        .finally(() => {
+          this.refilling = null;
+        });
+      await this.refilling;
+    }
+    const row = this.queue.shift();
+    if (row) this.inFlight.add(row.rel);
+    return row;
+  }
+
+  private async work(): Promise<void> {
+    while (this.running) {
+      if (this.now() < this.pausedUntil) {
+        await this.sleep(Math.max(50, Math.min(this.pollMs, this.pausedUntil - this.now())));
+        continue;
+      }
+      let row: OffsiteRow | undefined;
+      try {
+        row = await this.take();
+      } catch (err) {
+        log.warn('Off-site copy: could not read its queue', err);
+      }
+      if (!row) {
+        await this.sleep(this.pollMs);
+        continue;
+      }
+      try {
+        // false: the bucket itself failed; the rest waits for the back-off instead of failing one by one.
+        if (!(await this.one(row))) this.queue = [];
+      } finally {
+        this.inFlight.delete(row.rel);
       }
     }
   }
@@ -202,24 +257,6 @@ export class Copier {
     const toDelete = rows.filter((r) => !present.has(r.rel) && r.state !== 'deleting').map((r) => r.rel);
     await this.repo.apply(owner, upserts, toDelete, this.now());
     for (const rel of [...upserts.map((u) => u.rel), ...toDelete]) this.copied.delete(rel);
-  }
-
-  /** Copies or deletes what is due, a few at a time. true when it did something. */
-  async copyDue(): Promise<boolean> {
-    const rows = await this.repo.due(this.now(), this.concurrency * 8);
-    if (!rows.length) return false;
-    let next = 0;
-    let stop = false;
-    const worker = async () => {
-      while (this.running && !stop && next < rows.length) {
-        const row = rows[next++];
-        const ok = await this.one(row);
-        // The bucket is away: the rest waits for the back-off instead of failing one by one.
-        if (!ok) stop = true;
-      }
-    };
-    await Promise.all(Array.from({ length: this.concurrency }, worker));
-    return true;
   }
 
   /** false when the bucket itself failed (the pass stops and backs off). */

@@ -224,3 +224,23 @@ test('"Test connection" on a site set up by the page: a missing bucket and an un
     await other.close();
   }
 });
+
+test('without a bucket nothing changes: every write that notes a change for the copy succeeds again and again', async () => {
+  const plain = await startTestServer({}, tempDir(), FAST);
+  try {
+    const a = await adminClient(plain.url);
+    for (const names of [['Anna', 'Ben'], ['Anna', 'Benjamin']]) {
+      const r = await a.json('PUT', '/admin/api/settings', { couple_names: names });
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+    }
+    const data = unique('Canon_40D.jpg');
+    const up = await uploadFile(plain.url, data, 'toast.jpg');
+    assert.equal(up.status, 201);
+    assert.equal(await waitForStatus(plain.url, up.body.photo_id), 'complete', 'processing updates the photo after its insert');
+    for (let i = 0; i < 2; i++) assert.equal((await a.json('POST', `/admin/api/photos/${up.body.photo_id}/rotate`, { degrees: 90 })).status, 200);
+    const notes = plain.ctx.sqlite.prepare('SELECT COUNT(*) n FROM offsite_dirty').get() as { n: number };
+    assert.ok(notes.n <= 2, `one note per thing changed (${notes.n})`);
+  } finally {
+    await plain.close();
+  }
+});

@@ -8,6 +8,8 @@ import { sql, type Kysely } from 'kysely';
 // a guestbook entry, the cover): triggers fill it from the writes themselves, so no code path that
 // stores, rotates, regenerates or deletes can forget to tell the copy. `offsite_meta` keeps the
 // settings made on the page (secret included, never sent back) and the copier's own notes.
+// The triggers upsert (ON CONFLICT DO UPDATE): an OR REPLACE inside a trigger would give way to
+// the conflict policy of the statement that fired it (ABORT), failing the photo's own update.
 export async function up(db: Kysely<any>): Promise<void> {
   for (const s of [
     `CREATE TABLE offsite_objects (
@@ -30,25 +32,32 @@ export async function up(db: Kysely<any>): Promise<void> {
     `CREATE TABLE offsite_dirty (owner TEXT PRIMARY KEY, at INTEGER NOT NULL)`,
     `CREATE TABLE offsite_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)`,
     `CREATE TRIGGER offsite_photo_added AFTER INSERT ON photos BEGIN
-      INSERT OR REPLACE INTO offsite_dirty (owner, at) VALUES ('photo:' || NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+      INSERT INTO offsite_dirty (owner, at) VALUES ('photo:' || NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+        ON CONFLICT (owner) DO UPDATE SET at = excluded.at;
     END`,
     `CREATE TRIGGER offsite_photo_changed AFTER UPDATE OF status, stored_path, thumb_path, display_path, derivative_version, rotation ON photos BEGIN
-      INSERT OR REPLACE INTO offsite_dirty (owner, at) VALUES ('photo:' || NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+      INSERT INTO offsite_dirty (owner, at) VALUES ('photo:' || NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+        ON CONFLICT (owner) DO UPDATE SET at = excluded.at;
     END`,
     `CREATE TRIGGER offsite_photo_removed AFTER DELETE ON photos BEGIN
-      INSERT OR REPLACE INTO offsite_dirty (owner, at) VALUES ('photo:' || OLD.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+      INSERT INTO offsite_dirty (owner, at) VALUES ('photo:' || OLD.id, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+        ON CONFLICT (owner) DO UPDATE SET at = excluded.at;
     END`,
     `CREATE TRIGGER offsite_guestbook_added AFTER INSERT ON guestbook BEGIN
-      INSERT OR REPLACE INTO offsite_dirty (owner, at) VALUES ('guestbook:' || NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+      INSERT INTO offsite_dirty (owner, at) VALUES ('guestbook:' || NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+        ON CONFLICT (owner) DO UPDATE SET at = excluded.at;
     END`,
     `CREATE TRIGGER offsite_guestbook_changed AFTER UPDATE OF audio_path, web_audio_path, audio_status ON guestbook BEGIN
-      INSERT OR REPLACE INTO offsite_dirty (owner, at) VALUES ('guestbook:' || NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+      INSERT INTO offsite_dirty (owner, at) VALUES ('guestbook:' || NEW.id, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+        ON CONFLICT (owner) DO UPDATE SET at = excluded.at;
     END`,
     `CREATE TRIGGER offsite_guestbook_removed AFTER DELETE ON guestbook BEGIN
-      INSERT OR REPLACE INTO offsite_dirty (owner, at) VALUES ('guestbook:' || OLD.id, CAST(unixepoch('subsec') * 1000 AS INTEGER));
+      INSERT INTO offsite_dirty (owner, at) VALUES ('guestbook:' || OLD.id, CAST(unixepoch('subsec') * 1000 AS INTEGER))
+        ON CONFLICT (owner) DO UPDATE SET at = excluded.at;
     END`,
     `CREATE TRIGGER offsite_settings_changed AFTER UPDATE ON settings BEGIN
-      INSERT OR REPLACE INTO offsite_dirty (owner, at) VALUES ('cover', CAST(unixepoch('subsec') * 1000 AS INTEGER));
+      INSERT INTO offsite_dirty (owner, at) VALUES ('cover', CAST(unixepoch('subsec') * 1000 AS INTEGER))
+        ON CONFLICT (owner) DO UPDATE SET at = excluded.at;
     END`,
   ]) {
     await sql.raw(s).execute(db);

@@ -1,0 +1,21 @@
+// An S3-compatible server (s3rver) in a process of its own for the benchmarks, so its work is not
+// counted in the process that measures. Prints its address as one JSON line, then serves until
+// killed. Usage: node --import tsx scripts/bench/s3-server.ts DIR BUCKET
+import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import S3rver from 's3rver';
+
+const [dir, bucket] = process.argv.slice(2);
+const s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: dir });
+const { port } = await s3.run();
+const endpoint = `http://127.0.0.1:${port}`;
+const client = new S3Client({
+  endpoint,
+  region: 'us-east-1',
+  forcePathStyle: true,
+  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+  requestChecksumCalculation: 'WHEN_REQUIRED',
+  responseChecksumValidation: 'WHEN_REQUIRED',
+});
+if (bucket) await client.send(new CreateBucketCommand({ Bucket: bucket }));
+client.destroy();
+process.stdout.write(JSON.stringify({ endpoint }) + '\n');
