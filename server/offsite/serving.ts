@@ -22,7 +22,7 @@ export interface ServingOptions {
 /** What serving reads of the off-site copy: its settings in force, the bucket, and what the bucket holds. */
 export interface ServingSource {
   readonly settings: OffsiteSettings;
-  readonly copier: { readonly active: Bucket | null; readonly copied: ReadonlySet<string> };
+  readonly copier: { readonly active: Bucket | null; readonly copied: ReadonlySet<string>; readonly failing: boolean };
 }
 
 /** Only derivatives are ever served from the bucket: originals keep going through the site. */
@@ -79,12 +79,21 @@ export class MediaServing {
   }
 
   /**
+   * Whether guests are sent to the bucket now: not while copying to it fails (unreachable, 5xx,
+   * refused), as its answers to guests would too; the site holds every derivative meanwhile.
+   */
+  private sending(): Bucket | null {
+    const bucket = this.serving();
+    return bucket && !this.source.copier.failing ? bucket : null;
+  }
+
+  /**
    * The bucket's URL for a stored derivative (a path relative to DATA_DIR), or null when the site
-   * serves it: serving off, not a derivative, not copied yet, or its URL still being signed. The
-   * caller decides visibility: a hidden photo's files are never asked for.
+   * serves it: serving off, the bucket failing, not a derivative, not copied yet, or its URL still
+   * being signed. The caller decides visibility: a hidden photo's files are never asked for.
    */
   urlFor(rel: string): string | null {
-    const bucket = this.serving();
+    const bucket = this.sending();
     if (!bucket || !SERVABLE.test(rel) || !this.source.copier.copied.has(rel)) return null;
     const base = this.source.settings.public_url;
     if (base) return publicUrl(base, bucket.key(rel));

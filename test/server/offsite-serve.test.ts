@@ -2,7 +2,8 @@
 // loopback (s3rver, which rejects an expired signed URL): a visible photo's copied derivatives are
 // signed bucket URLs that fetch the same bytes with a type a browser shows; a hidden photo's never
 // are; originals stay on the site; a URL is reused for hours and renewed before it could expire,
-// also in an answer a browser revalidates; S3_PUBLIC_URL gives the base plus the key.
+// also in an answer a browser revalidates; a failing bucket sends guests back to the site;
+// S3_PUBLIC_URL gives the base plus the key.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -239,6 +240,23 @@ test('a signed URL past its lifetime is refused by the bucket (what the renewal 
   assert.ok(url && fromBucket(url));
   assert.equal((await fetchFromBucket(url)).status, 403, 'an expired URL is refused');
   assert.equal((await fetchFromBucket((await gallery()).get(ids.photo).thumbnail_url)).status, 200, "the site's own URL is good");
+});
+
+test('while copying to the bucket fails, guests are sent to the site; once it answers again, to the bucket', async () => {
+  await untilServed(ids.photo);
+  bucket.mode = '503';
+  try {
+    // Work the copier cannot do: a new photo.
+    await upload(await tinyImage('jpeg', 13, 320, 240), 'cake.jpg');
+    await until(async () => (await admin.get('/admin/api/offsite')).body.state === 'failing', 'the copy failing', 30_000);
+    const item = (await gallery()).get(ids.photo);
+    assert.match(item.thumbnail_url, /^\/media\//);
+    assert.match(item.backblaze_url, /^\/media\//);
+    assert.equal((await guest.fetch(item.thumbnail_url)).status, 200, 'the site serves it');
+  } finally {
+    bucket.mode = 'pass';
+  }
+  await untilServed(ids.photo);
 });
 
 test('S3_PUBLIC_URL: derivatives are the public base plus the key; hidden photos still go through the site', async () => {
