@@ -2,8 +2,11 @@
 // `docker exec wedding node dist/server/backup.js /data/backups/wedding-<date>.tar.gz`.
 // Safe while the site runs; the archive appears under its name only when complete.
 import fs from 'node:fs';
+import path from 'node:path';
 import { fail, megabytes, resolveDataDir } from './backup/cli.js';
 import { createBackup } from './backup/create.js';
+import { offsiteFromEnv } from './offsite/offsite.config.js';
+import { originalsFromBucket } from './offsite/eviction.js';
 
 const USAGE = 'Usage: node dist/server/backup.js [ARCHIVE.tar.gz] [--data-dir DIR]\n' +
   'Writes one archive with the database and every photo and video. Without ARCHIVE it goes to DATA_DIR/backups/.';
@@ -25,7 +28,9 @@ async function main(): Promise<void> {
   process.once('beforeExit', () => {
     if (!finished) fail('Backup failed: it stopped before the archive was complete', 1);
   });
-  const { archive, manifest } = await createBackup({ dataDir, archive: args[0], signal: stop.signal });
+  // Originals the local disk gave up (S3_KEEP_LOCAL=derivatives) come from the couple's bucket.
+  const fromBucket = fs.existsSync(path.join(dataDir, 'wedding.db')) ? originalsFromBucket(path.join(dataDir, 'wedding.db'), offsiteFromEnv(process.env, [])) : null;
+  const { archive, manifest } = await createBackup({ dataDir, archive: args[0], signal: stop.signal, fetchOriginal: fromBucket?.fetch }).finally(() => fromBucket?.close());
   finished = true;
   const c = manifest.counts;
   process.stdout.write(

@@ -30,6 +30,36 @@ export function dataPaths(dataDir: string): DataPaths {
   };
 }
 
+/** Which photos a long read of originals (an export) takes in. */
+export type OriginalsScope = { ids: readonly string[] } | { visibleOnly: boolean };
+
+/**
+ * Where an original is read from. With the local disk as a cache of the couple's bucket
+ * (S3_KEEP_LOCAL=derivatives) an original the disk gave up is fetched back, its SHA-256 checked,
+ * before it is read; otherwise it is simply the file under DATA_DIR (localOriginals).
+ */
+export interface Originals {
+  /**
+   * The original's absolute path, on the local disk once this resolves; null when the stored path
+   * would leave DATA_DIR. Rejects with an AppError (503 "unavailable") when the original is only in
+   * the bucket and the bucket does not answer; nothing is lost then.
+   */
+  ensure(photo: { id: string; stored_path: string }): Promise<string | null>;
+  /** Rejects the same way, before a long download starts, when originals it would read are only in the bucket and it does not answer. */
+  reachable(scope: OriginalsScope): Promise<void>;
+}
+
+/** Originals read straight from the local disk (no bucket holds any of them). */
+export function localOriginals(paths: DataPaths): Originals {
+  return {
+    async ensure(photo) {
+      const abs = path.resolve(paths.root, photo.stored_path);
+      return abs.startsWith(path.resolve(paths.root) + path.sep) ? abs : null;
+    },
+    async reachable() {},
+  };
+}
+
 /**
  * The infrastructure server.ts opens once. Modules never receive it: their factories take the
  * few handles they need. Tests and CLIs reach it through RunningServer.ctx.

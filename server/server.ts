@@ -10,7 +10,7 @@ import { FailureLimiter } from './auth/rate-limit.js';
 import { recoverInterruptedRestore } from './backup/swap.js';
 import { SqliteSessionStore } from './auth/session-store.js';
 import type { Config } from './config.js';
-import { dataPaths, type AppContext } from './context.js';
+import { dataPaths, type AppContext, type Originals } from './context.js';
 import { createDashboardModule } from './dashboard/dashboard.module.js';
 import type { DiskUsage } from './dashboard/disk-usage.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -80,6 +80,9 @@ export interface ServerOverrides {
   /** The off-site copy's longest back-off (a minute) and its database copy interval (5 minutes). */
   offsiteMaxBackoffMs?: number;
   offsiteDbCopyEveryMs?: number;
+  /** How often the disk is looked at for room when originals may leave it (30 s), and how long one just read stays (a minute). */
+  offsiteEvictEveryMs?: number;
+  offsiteHoldMs?: number;
   /** The bucket's signed URLs: their clock and lifetimes (6 h signed, given out for 5). */
   offsiteUrls?: ServingOptions;
 }
@@ -152,8 +155,10 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   announceFirstAdmin(config, await users.ensureFirstAdmin(config.adminUsername, config.adminPassword));
 
   const bus = new EventBus(db);
-  const processing = createProcessing({ config, paths, db, photos: photoRows });
-  const facesModule = createFacesModule({ db, paths, settings, bus, faceWorkers: config.faceWorkers, faceNice: config.faceNice });
+  // Every reader of an original goes through the off-site copy, which fetches back what the disk gave up.
+  const originals: Originals = { ensure: (photo) => offsite.originals.ensure(photo), reachable: (scope) => offsite.originals.reachable(scope) };
+  const processing = createProcessing({ config, paths, db, photos: photoRows, originals });
+  const facesModule = createFacesModule({ db, paths, settings, bus, faceWorkers: config.faceWorkers, faceNice: config.faceNice, originals });
   const auditLog = new AuditLog(db);
   const security = new SecurityService(db, settings);
   const limiter = overrides.limiter ?? new FailureLimiter();
@@ -173,6 +178,9 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     pollMs: overrides.offsitePollMs,
     maxBackoffMs: overrides.offsiteMaxBackoffMs,
     dbCopyEveryMs: overrides.offsiteDbCopyEveryMs,
+    evictEveryMs: overrides.offsiteEvictEveryMs,
+    holdMs: overrides.offsiteHoldMs,
+    space: { minFreeBytes: config.minFreeBytes, limitBytes: config.storageLimitBytes, used: () => disk.used() },
     onFailing: (e) => notifications?.notifier.offsiteFailing((lang) => offsite.describe(e, lang)),
   });
   // S3_SERVE: visible photos' derivatives from the bucket once it holds them.
@@ -188,11 +196,11 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createUsersModule({ users }),
     createSettingsModule({ settings, paths, guard: (body, user) => security.checkRequireTwoStep(body.require_two_step === true, user.id) }),
     createUploadsModule({ config, paths, db, settings, processing, storage, durable }),
-    createPhotosModule({ config, paths, db, sqlite, bus, processing, settings, media }),
+    createPhotosModule({ config, paths, db, sqlite, bus, processing, settings, media, originals }),
     createDashboardModule({ config, disk, db, users, processing, settings, notifyStates: () => notifications!.states(), offsite }),
     createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),
     createQrModule({ config }),
-    createExportModule({ db, paths, settings }),
+    createExportModule({ db, paths, settings, originals }),
     createGuestsModule({ db, paths, bus }),
     facesModule,
     createHeartsModule({ db }),

@@ -95,6 +95,12 @@ function pin(root: string, stage: string, names: string[]): { files: FileToArchi
   return { files, missing };
 }
 
+/**
+ * Brings an original the local disk gave up (the couple's bucket holds it) to `dest`, its SHA-256
+ * checked; false when it is not kept there either. Throws when the bucket does not answer.
+ */
+export type FetchOriginal = (rel: string, dest: string) => Promise<boolean>;
+
 /** Snapshots taken, at most, before derivatives still missing are left for the restored site to rebuild. */
 const SNAPSHOT_ROUNDS = 3;
 
@@ -107,7 +113,7 @@ const SNAPSHOT_ROUNDS = 3;
  * is listed in `rebuild`: the archive's database gets a job that makes it again after a restore.
  * `afterSnapshot` runs right after each snapshot (tests change files there).
  */
-async function snapshotWithFiles(paths: DataPaths, stage: string, dbCopy: string, afterSnapshot?: () => Promise<void>) {
+async function snapshotWithFiles(paths: DataPaths, stage: string, dbCopy: string, afterSnapshot?: () => Promise<void>, fetchOriginal?: FetchOriginal) {
   const held = new Map<string, FileToArchive>();
   const pinMissing = (names: string[]) => {
     const { files, missing } = pin(paths.root, stage, names.filter((n) => !held.has(n)));
@@ -121,6 +127,14 @@ async function snapshotWithFiles(paths: DataPaths, stage: string, dbCopy: string
     const { photos, derivatives } = prepareSnapshot(dbCopy);
     const originals = photos.map((o) => ({ id: o.id, name: originalName(o.path) }));
     const missingOriginals = new Set(pinMissing(originals.flatMap((o) => (o.name ? [o.name] : []))));
+    // Originals kept only in the bucket come into the archive from there (into the staging folder, not the disk's originals).
+    for (const name of fetchOriginal ? [...missingOriginals] : []) {
+      const dest = path.join(stage, name);
+      if (await fetchOriginal!(name, dest)) {
+        held.set(name, { name, source: dest });
+        missingOriginals.delete(name);
+      }
+    }
     if (round === 1) {
       // Every derivative there is (as before): what the snapshot names is checked next.
       const present: string[] = [];
@@ -212,7 +226,15 @@ function appendBuffer(archive: TarArchive, name: string, body: Buffer): void {
  * original the snapshot lists, the derivatives, a manifest and SHA256SUMS. The archive appears
  * under its final name only when complete.
  */
-export async function createBackup(opts: { dataDir: string; archive?: string; now?: Date; signal?: AbortSignal; afterSnapshot?: () => Promise<void> }): Promise<BackupResult> {
+export async function createBackup(opts: {
+  dataDir: string;
+  archive?: string;
+  now?: Date;
+  signal?: AbortSignal;
+  afterSnapshot?: () => Promise<void>;
+  /** Originals the local disk gave up (S3_KEEP_LOCAL=derivatives) are fetched from the bucket through this. */
+  fetchOriginal?: FetchOriginal;
+}): Promise<BackupResult> {
   const paths = dataPaths(path.resolve(opts.dataDir));
   if (!fs.existsSync(paths.database)) throw new Error(`No database at ${paths.database}: is DATA_DIR right?`);
   const archivePath = path.resolve(opts.archive ?? defaultArchivePath(paths.root, opts.now));
@@ -223,7 +245,7 @@ export async function createBackup(opts: { dataDir: string; archive?: string; no
   const stage = fs.mkdtempSync(path.join(paths.root, STAGE_PREFIX));
   try {
     const dbCopy = path.join(stage, DB_NAME);
-    const { originals, derived, voices, dropped, droppedMessages, rebuild } = await snapshotWithFiles(paths, stage, dbCopy, opts.afterSnapshot);
+    const { originals, derived, voices, dropped, droppedMessages, rebuild } = await snapshotWithFiles(paths, stage, dbCopy, opts.afterSnapshot, opts.fetchOriginal);
     const counts = sealSnapshot(dbCopy, dropped, rebuild, droppedMessages);
 
     const archive = new TarArchive({ gzip: true, gzipOptions: { level: 1 } }); // photos and videos do not compress: favour speed

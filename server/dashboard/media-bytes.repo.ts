@@ -21,7 +21,7 @@ export class MediaBytesRepo {
   constructor(private readonly db: Kysely<DB>) {}
 
   /**
-   * Originals, measured derivatives, partial uploads and guestbook voice notes, in bytes, and up to `limit` photos whose
+   * Originals on this disk, measured derivatives, partial uploads and guestbook voice notes, in bytes, and up to `limit` photos whose
    * derivatives are not measured yet. One statement, so both come from the same moment: a photo
    * is either in the sum or in the list, never in both or neither.
    */
@@ -30,7 +30,9 @@ export class MediaBytesRepo {
       SELECT NULL AS photo_id, NULL AS thumb_path, NULL AS display_path,
         (SELECT coalesce(sum(p.file_size), 0) + coalesce(sum(m.bytes), 0) FROM photos p LEFT JOIN media_bytes m ON ${SAME_FILES})
         + (SELECT coalesce(sum(received_bytes), 0) FROM uploads WHERE status = 'receiving')
-        + (SELECT coalesce(sum(audio_size), 0) + coalesce(sum(web_audio_size), 0) FROM guestbook) AS stored
+        + (SELECT coalesce(sum(audio_size), 0) + coalesce(sum(web_audio_size), 0) FROM guestbook)
+        -- Originals the local disk gave up (the couple's bucket holds them) take no room here.
+        - (SELECT coalesce(sum(p.file_size), 0) FROM offsite_objects o JOIN photos p ON p.stored_path = o.rel WHERE o.evicted = 1) AS stored
       UNION ALL
       SELECT * FROM (
         SELECT p.id, p.thumb_path, p.display_path, NULL FROM photos p LEFT JOIN media_bytes m ON ${SAME_FILES}

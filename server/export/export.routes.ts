@@ -44,6 +44,8 @@ export function contentDisposition(file: ArchiveFileName): string {
 /** Sends headers at once, then the archive as it is written; resolves when the response is over. */
 export async function sendArchive(service: ExportService, request: ExportRequest, req: Request, res: Response): Promise<void> {
   const file = await service.archiveName(request.kind);
+  // HEAD reads no original; otherwise a bucket that holds some of them and does not answer is a 503 now, not a broken ZIP later.
+  if (req.method !== 'HEAD') await service.originalsReachable(request);
   // Gone while the settings were read: nothing to write to.
   if (res.destroyed || !res.socket || res.socket.destroyed) return;
   res.writeHead(200, {

@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { DataPaths } from '../context.js';
+import type { DataPaths, Originals } from '../context.js';
 import { log } from '../log.js';
 import { momentOf, momentWindows } from '../settings/moments.js';
 import type { SettingsService } from '../settings/settings.service.js';
@@ -53,7 +53,13 @@ export class ExportService {
     private readonly repo: ExportRepo,
     private readonly paths: DataPaths,
     private readonly settings: SettingsService,
+    private readonly originals: Originals,
   ) {}
+
+  /** Refuses (503) before any byte is sent when originals the archive needs are only in the bucket and it does not answer. */
+  originalsReachable(request: ExportRequest): Promise<void> {
+    return this.originals.reachable(request.kind === 'selected' ? { ids: request.ids } : { visibleOnly: request.kind !== 'all' });
+  }
 
   /** Ends every export in progress (their clients see an interrupted download and can retry). */
   abortAll(): void {
@@ -206,12 +212,25 @@ export class ExportService {
         for await (const photo of photos) {
           const when = parseClockTime(photo.date_taken) ?? parseClockTime(photo.upload_timestamp);
           const unreadable = (code: string | undefined) => {
-            manifest.addUnreadable(photo, code === 'ENOENT' ? 'The original file is missing.' : 'The original file could not be read.');
+            manifest.addUnreadable(
+              photo,
+              code === 'ENOENT' ? 'The original file is missing.' : code === 'unavailable' ? 'The original is kept in the off-site copy, which could not be reached.' : 'The original file could not be read.',
+            );
             log.warn(`Export: original of ${photo.id} unreadable (${code ?? 'unknown'})`);
           };
           const written = (name: string, bytes: number, sha256: string) => manifest.addFile(manifestEntry(photo, name, bytes, sha256));
-          // A stored path that would lead out of DATA_DIR counts as a missing original.
-          const abs = resolveStored(this.paths, photo.stored_path);
+          // A stored path that would lead out of DATA_DIR counts as a missing original; one the disk
+          // gave up is fetched back from the bucket first (left out, and said so, if it cannot be).
+          const fetched = await this.originals.ensure(photo).then(
+            (file) => ({ file, failed: false as const }),
+            (err: { code?: string } | null) => ({ file: null, failed: true as const, code: err?.code }),
+          );
+          if (stopped) break;
+          if (fetched.failed) {
+            if (!guest) unreadable(fetched.code);
+            continue;
+          }
+          const abs = fetched.file;
           let patches: Patch[] | undefined;
           if (guest) {
             if (stopped) break;

@@ -1,9 +1,8 @@
 import fs from 'node:fs/promises';
 import { Router, type Request } from 'express';
-import type { DataPaths } from '../context.js';
+import type { DataPaths, Originals } from '../context.js';
 import { AppError, notFound } from '../errors.js';
 import { withRealExtension } from '../photos/file-names.js';
-import { resolveStored } from '../photos/photo-files.js';
 import { PHOTO_NOT_FOUND } from '../photos/photos.service.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import type { ExportRepo } from './export.repo.js';
@@ -21,7 +20,7 @@ export const ZIPS_PER_ADDRESS = 2;
  * location metadata is blanked, gps-free.ts), and GET /api/export.zip, every visible photo the
  * same way in one streamed ZIP with a folder per moment.
  */
-export function guestDownloadsRouter(deps: { service: ExportService; repo: ExportRepo; paths: DataPaths; settings: SettingsService }): Router {
+export function guestDownloadsRouter(deps: { service: ExportService; repo: ExportRepo; paths: DataPaths; settings: SettingsService; originals: Originals }): Router {
   const r = Router();
   const zipsByAddress = new Map<string, number>();
 
@@ -34,7 +33,7 @@ export function guestDownloadsRouter(deps: { service: ExportService; repo: Expor
     const photo = await deps.repo.visible(String(req.params.id));
     if (!photo) throw notFound(PHOTO_NOT_FOUND);
     // A stored path that would lead out of DATA_DIR is treated as a missing file.
-    const file = resolveStored(deps.paths, photo.stored_path);
+    const file = await deps.originals.ensure(photo);
     if (!file) throw notFound(PHOTO_NOT_FOUND);
     const missing = (e: NodeJS.ErrnoException) => {
       throw e.code === 'ENOENT' ? notFound(PHOTO_NOT_FOUND) : e;

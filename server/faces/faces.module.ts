@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { DataPaths } from '../context.js';
+import type { DataPaths, Originals } from '../context.js';
 import type { DB } from '../db/schema.js';
 import type { EventBus } from '../events/bus.js';
 import type { Module } from '../http/module.js';
@@ -20,6 +20,8 @@ export interface FacesModuleDeps {
   /** Face worker processes (FACE_WORKERS) and their nice value (FACE_NICE). */
   faceWorkers: number;
   faceNice: number;
+  /** Originals, fetched back from the couple's bucket when the local disk gave them up. */
+  originals?: Originals;
 }
 
 /** "Find the photos you're in": the guests' selfie search and the admins' view of it. */
@@ -29,7 +31,7 @@ export function createFacesModule(deps: FacesModuleDeps): Module & { faces: Face
     nice: deps.faceNice,
     idleMs: FACE_IDLE_MS,
   });
-  const faces = new FacesService({ db: deps.db, paths: deps.paths, settings: deps.settings, engine });
+  const faces = new FacesService({ db: deps.db, paths: deps.paths, settings: deps.settings, engine, originals: deps.originals });
   const unsubscribe: (() => void)[] = [];
   const warn = (what: string) => (e: unknown) => log.warn(`Face search: ${what}`, e);
   return {

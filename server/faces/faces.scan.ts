@@ -1,5 +1,5 @@
 import path from 'node:path';
-import type { DataPaths } from '../context.js';
+import type { DataPaths, Originals } from '../context.js';
 import { log } from '../log.js';
 import { UnreadablePictureError, type FaceEngine } from './engine/face-engine.js';
 import type { FacesRepo } from './faces.repo.js';
@@ -23,6 +23,8 @@ export interface ScanDeps {
   repo: FacesRepo;
   engine: FaceEngine;
   paths: DataPaths;
+  /** Originals, fetched back from the couple's bucket when the local disk gave them up. */
+  originals?: Originals;
 }
 
 /**
@@ -172,7 +174,7 @@ export class FaceScanner {
       const source = await this.sourceOf(photoId);
       if (!source || (await this.deps.repo.boxes(photoId, source))) return;
       const gen = this.generation;
-      const boxes = await this.deps.engine.boxes(slot, path.join(this.deps.paths.root, source));
+      const boxes = await this.deps.engine.boxes(slot, await this.fileOf(photoId, source));
       if (gen === this.generation) await this.deps.repo.saveBoxes(photoId, source, boxes);
     } catch (e) {
       if (e instanceof UnreadablePictureError) log.debug(`Face search skipped photo ${photoId}: ${e.message}`);
@@ -187,13 +189,20 @@ export class FaceScanner {
     return row.display_path ?? (row.content_type === 'image/heic' || row.content_type === 'image/heif' ? null : row.stored_path);
   }
 
+  /** Where `source` is read: the display copy as it is, the original once it is on the local disk (fetched back when it left). */
+  private async fileOf(photoId: string, source: string): Promise<string> {
+    const row = await this.deps.repo.scanPhoto(photoId);
+    if (row && source === row.stored_path && this.deps.originals) return (await this.deps.originals.ensure(row)) ?? path.join(this.deps.paths.root, source);
+    return path.join(this.deps.paths.root, source);
+  }
+
   /** The codes of a photo's faces (none when guests may no longer see it). */
   private async read(slot: number, photoId: string): Promise<Float32Array[]> {
     const source = await this.sourceOf(photoId);
     if (!source) return [];
     const gen = this.generation;
     const boxes = await this.deps.repo.boxes(photoId, source);
-    const answer = await this.deps.engine.picture(slot, source, path.join(this.deps.paths.root, source), boxes);
+    const answer = await this.deps.engine.picture(slot, source, await this.fileOf(photoId, source), boxes);
     if (answer.boxes && gen === this.generation) await this.deps.repo.saveBoxes(photoId, source, answer.boxes);
     return answer.codes;
   }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { FaceSearchResponse, FaceSearchStatus, WeddingSettings } from '../../common/api-types.js';
-import type { DataPaths } from '../context.js';
+import type { DataPaths, Originals } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { AppError, invalid, notFound, unsupportedType } from '../errors.js';
 import { log } from '../log.js';
@@ -19,6 +19,8 @@ export interface FacesDeps {
   paths: DataPaths;
   settings: SettingsService;
   engine: FaceEngine;
+  /** Originals, fetched back from the couple's bucket when the local disk gave them up. */
+  originals?: Originals;
 }
 
 const SELFIE_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif']);
@@ -39,7 +41,7 @@ export class FacesService {
 
   constructor(private readonly deps: FacesDeps) {
     this.repo = new FacesRepo(deps.db);
-    this.scanner = new FaceScanner({ repo: this.repo, engine: deps.engine, paths: deps.paths });
+    this.scanner = new FaceScanner({ repo: this.repo, engine: deps.engine, paths: deps.paths, originals: deps.originals });
   }
 
   /** After the server listens: resumes the guests' scans (their state was in memory) and arms the end. */

@@ -103,9 +103,18 @@ export class OffsiteRepo {
     return Number(r.numDeletedRows) > 0;
   }
 
-  /** A new bucket: nothing copied so far is there. */
+  /**
+   * A new bucket: nothing copied so far is there. Originals the local disk gave up stay recorded:
+   * the old bucket is the only place that holds them, and forgetting them would lose them.
+   */
   async forgetAll(): Promise<void> {
-    await this.db.deleteFrom('offsite_objects').execute();
+    await this.db.deleteFrom('offsite_objects').where('evicted', '=', 0).execute();
+  }
+
+  /** Originals kept only in the bucket (the local disk gave them up). */
+  async evictedCount(): Promise<number> {
+    const r = await this.db.selectFrom('offsite_objects').select((eb) => eb.fn.countAll<number>().as('n')).where('evicted', '=', 1).executeTakeFirst();
+    return Number(r?.n ?? 0);
   }
 
   copiedRels(): Promise<string[]> {

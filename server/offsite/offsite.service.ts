@@ -4,12 +4,13 @@ import type { Kysely } from 'kysely';
 import type { DataPaths } from '../context.js';
 import type { Sqlite } from '../db/open.js';
 import type { DB } from '../db/schema.js';
-import { invalidAll } from '../errors.js';
+import { conflict, invalidAll } from '../errors.js';
 import { translate } from '../i18n/messages.js';
 import { log } from '../log.js';
 import { Bucket, BucketError, classify, type BucketProblem } from './bucket.js';
 import { Copier, type CopyError } from './copier.js';
 import { copyDatabase, newestDatabaseCopy } from './db-copies.js';
+import { EVICT_EVERY_MS, LocalCache, type EvictResult, type LocalSpace } from './eviction.js';
 import {
   OFFSITE_DEFAULTS,
   destinationOf,
@@ -59,6 +60,11 @@ export interface OffsiteDeps {
   pollMs?: number;
   maxBackoffMs?: number;
   dbCopyEveryMs?: number;
+  /** The disk's room (MIN_FREE_MB, STORAGE_LIMIT_GB, stored media): with keep_local "derivatives", originals leave when it runs short. */
+  space?: LocalSpace;
+  /** How often the disk is looked at for room (30 s), and how long an original asked for is kept from leaving (a minute). */
+  evictEveryMs?: number;
+  holdMs?: number;
   now?: () => number;
 }
 
@@ -86,6 +92,9 @@ export function problemMessage(problem: BucketProblem | 'not_configured', s: Pic
  */
 export class OffsiteService {
   readonly copier: Copier;
+  /** Originals as every reader gets them: fetched back from the bucket when the disk gave them up. */
+  readonly originals: LocalCache;
+  private lastEvictCheck = 0;
   private page: Partial<OffsiteSettings> = {};
   private current: OffsiteSettings = { ...OFFSITE_DEFAULTS };
   private lastDbCopyAt: number | null = null;
@@ -98,6 +107,24 @@ export class OffsiteService {
     this.now = d.now ?? Date.now;
     this.copier = new Copier({ db: d.db, paths: d.paths, pollMs: d.pollMs, maxBackoffMs: d.maxBackoffMs, now: this.now });
     this.copier.onPass = () => this.afterPass();
+    this.originals = new LocalCache({
+      db: d.db,
+      paths: d.paths,
+      bucket: () => this.copier.active,
+      mayEvict: () => this.configured && this.current.keep_local === 'derivatives' && this.copier.active !== null,
+      space: d.space,
+      lost: (rel) => {
+        this.copier.copied.delete(rel);
+        this.copier.wake();
+      },
+      now: this.now,
+      holdMs: d.holdMs,
+    });
+  }
+
+  /** Every original that may leave the local disk leaves now (keep_local "derivatives"; tests). */
+  evictNow(): Promise<EvictResult> {
+    return this.originals.evictNow();
   }
 
   get settings(): OffsiteSettings {
@@ -111,6 +138,7 @@ export class OffsiteService {
   async start(): Promise<void> {
     const saved = await this.copier.repo.meta('settings');
     this.page = saved ? (JSON.parse(saved) as Partial<OffsiteSettings>) : {};
+    await this.originals.start();
     await this.apply();
   }
 
@@ -141,6 +169,8 @@ export class OffsiteService {
       // Another bucket (or prefix): what the old one holds says nothing of this one.
       await this.copier.repo.forgetAll();
       await this.copier.repo.setMeta('destination', dest);
+      const left = await this.copier.repo.evictedCount();
+      if (left) log.error(`Off-site copy: the bucket changed while ${left} original(s) were kept only in the old one; they are fetched from this one, which may not hold them. Set the old bucket again to bring them back.`);
       this.lastDbCopyAt = null;
     }
     this.told = false;
@@ -181,6 +211,13 @@ export class OffsiteService {
         .finally(() => {
           this.dbCopying = null;
         });
+    }
+    const evictEvery = this.d.evictEveryMs ?? EVICT_EVERY_MS;
+    if (this.now() - this.lastEvictCheck >= evictEvery) {
+      this.lastEvictCheck = this.now();
+      // In the background: hashing what may leave, or fetching what comes back, must not hold up the copy.
+      if (this.current.keep_local === 'derivatives') void this.originals.evictIfShort().catch((e) => log.warn('Off-site copy: making room on the disk failed', e));
+      else void this.originals.fetchBack().catch((e) => log.warn('Off-site copy: fetching originals back failed', e));
     }
     const since = this.copier.failingSince;
     if (since === null) this.told = false;
@@ -266,6 +303,10 @@ export class OffsiteService {
   /** Saves the page's settings (fields the environment sets stay as it says) and restarts the copy. */
   async save(body: unknown): Promise<OffsiteSettingsView> {
     const next = { ...this.page, ...this.parse(body) };
+    // Another bucket while originals are kept only in this one: they would be left behind.
+    const evicted = await this.copier.repo.evictedCount();
+    if (evicted > 0 && destinationOf(effectiveSettings(this.d.env, next)) !== destinationOf(this.current))
+      throw conflict('errors.offsite.originals_in_bucket', { count: evicted });
     await this.copier.repo.setMeta('settings', JSON.stringify(next));
     this.page = next;
     await this.apply();

@@ -1,5 +1,5 @@
 import { Router, type Request, type Response } from 'express';
-import type { DataPaths } from '../context.js';
+import { localOriginals, type DataPaths, type Originals } from '../context.js';
 import type { PhotoRow } from '../db/schema.js';
 import { AppError, forbidden, notFound } from '../errors.js';
 import { guestIdOf } from '../http/guest.js';
@@ -54,7 +54,13 @@ function sendCached(req: Request, res: Response, f: CachedFile): void {
  * admins only for hidden ones) and /media/:id/original?token= (the original, for the admin the
  * token was issued to).
  */
-export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: DownloadTokens, cache = new MediaCache(CACHE_BYTES, CACHE_FILE_BYTES)): Router {
+export function mediaRouter(
+  paths: DataPaths,
+  photos: PhotosService,
+  tokens: DownloadTokens,
+  originals: Originals = localOriginals(paths),
+  cache = new MediaCache(CACHE_BYTES, CACHE_FILE_BYTES),
+): Router {
   const r = Router();
 
   const photoFor = async (req: Request, res: Response): Promise<PhotoRow> => {
@@ -94,7 +100,8 @@ export function mediaRouter(paths: DataPaths, photos: PhotosService, tokens: Dow
     if (verdict === 'wrong-user') throw forbidden('errors.media.other_account');
     if (verdict === 'expired') throw gone(res, 'errors.media.link_expired');
     const row = await photos.find(String(req.params.id));
-    const abs = row && resolveStored(paths, row.stored_path);
+    // Fetched back from the couple's bucket first when the local disk gave it up (503 while the bucket is away).
+    const abs = row && (await originals.ensure(row));
     if (!row || !abs) throw gone(res);
     // filename plus RFC 5987 filename* for non-ASCII names; the extension is the file's real type's.
     res.attachment(withRealExtension(row.original_filename, row.content_type));

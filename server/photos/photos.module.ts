@@ -1,4 +1,5 @@
 import type { Config } from '../config.js';
+import type { Originals } from '../context.js';
 import type { Module } from '../http/module.js';
 import { log } from '../log.js';
 import { DownloadTokens } from './download-tokens.js';
@@ -9,10 +10,12 @@ import { PhotosService, type PhotosDeps } from './photos.service.js';
 
 export interface PhotosModuleDeps extends PhotosDeps {
   config: Config;
+  /** Originals, fetched back from the couple's bucket when the local disk gave them up (the admins' download). */
+  originals?: Originals;
 }
 
 /** Stored photos: the public gallery, stats and upload status poll, moderation, and the /media files. */
-export function createPhotosModule({ paths, db, sqlite, bus, processing, settings, media }: PhotosModuleDeps): Module {
+export function createPhotosModule({ paths, db, sqlite, bus, processing, settings, media, originals }: PhotosModuleDeps): Module {
   const photos = new PhotosService({ paths, db, sqlite, bus, processing, settings, media });
   const downloads = new DownloadTokens();
   // moderation "auto": each photo processing finishes is offered for approval.
@@ -22,7 +25,7 @@ export function createPhotosModule({ paths, db, sqlite, bus, processing, setting
     name: 'photos',
     publicApi: [publicPhotosRouter(photos)],
     adminApi: [adminPhotosRouter(photos, downloads)],
-    root: [mediaRouter(paths, photos, downloads)],
+    root: [mediaRouter(paths, photos, downloads, originals)],
     async start() {
       await finishRemovals({ db, paths }).catch((e) => log.warn('Could not remove the files left by deleted photos; trying again at the next start', e));
     },

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
-import type { DataPaths } from '../context.js';
+import type { DataPaths, Originals } from '../context.js';
 import { AppError } from '../errors.js';
 import { log } from '../log.js';
 import { MediaError } from './failures.js';
@@ -20,6 +20,8 @@ export interface PhotoJobDeps {
   transcoder: { notify(photoId: string): Promise<void> };
   /** The jobs these hand out: a video's web copy after its derivatives, a measure per photo of the backfill. */
   queue: Pick<JobQueue, 'enqueue' | 'submit'>;
+  /** Originals, fetched back from the couple's bucket first when the local disk gave them up. */
+  originals?: Originals;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface PhotoJobDeps {
  * regenerate), a rotation and the similar-shot and quality measures. They run inside the queue
  * (processing.service.ts), so one photo is never worked on twice at once.
  */
-export function createPhotoJobs({ paths, photos, media, transcoder, queue }: PhotoJobDeps) {
+export function createPhotoJobs({ paths, photos, media, transcoder, queue, originals }: PhotoJobDeps) {
   const markError = (photoId: string, message: string) =>
     photos.markError(photoId, message).catch((e) => log.warn('Could not record a processing error', e));
 
@@ -40,6 +42,8 @@ export function createPhotoJobs({ paths, photos, media, transcoder, queue }: Pho
   const rebuild = async (photoId: string): Promise<boolean> => {
     const photo = await photos.get(photoId);
     if (!photo) return false;
+    // Regenerate reads the original: on the local disk again first (fetched and checked) when it left.
+    await originals?.ensure(photo);
     const patch = await media.derivatives(photo);
     await photos.updateMedia(photoId, patch);
     // Deleted while its derivatives were being made: leave nothing behind.
@@ -72,6 +76,8 @@ export function createPhotoJobs({ paths, photos, media, transcoder, queue }: Pho
     async rotate(photoId: string, degrees: 90 | 180 | 270): Promise<void> {
       const photo = await photos.get(photoId);
       if (!photo) throw noPhoto();
+      // A rotation rewrites the original: fetched back from the bucket first when the local disk gave it up.
+      await originals?.ensure(photo);
       await photos.updateMedia(photoId, await media.rotate(photo, degrees));
       try {
         await rebuild(photoId);
@@ -88,6 +94,8 @@ export function createPhotoJobs({ paths, photos, media, transcoder, queue }: Pho
         found = await rebuild(photoId);
       } catch (e) {
         throwIfMachine(e);
+        // The bucket holding the original did not answer (503): the photo itself is fine.
+        if (e instanceof AppError && (e.code === 'unavailable' || e.code === 'storage_full')) throw e;
         const message = messageOf(e);
         await markError(photoId, message);
         throw e instanceof MediaError ? new AppError('unprocessable', 'errors.processing.detail', { detail: message }) : new AppError('unprocessable', 'errors.processing.thumbnail_failed', { detail: message });

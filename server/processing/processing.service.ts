@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
-import type { DataPaths } from '../context.js';
+import { localOriginals, type DataPaths, type Originals } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { invalid } from '../errors.js';
 import { log } from '../log.js';
@@ -68,14 +68,16 @@ export interface ProcessingDeps {
   db: Kysely<DB>;
   /** The photos' rows, which processing fills in. */
   photos: PhotoRows;
+  /** Originals, fetched back from the couple's bucket when the local disk gave them up (rotate, regenerate, web copies). */
+  originals?: Originals;
 }
 
-export function createProcessing({ config, paths, db, photos }: ProcessingDeps): Processing {
+export function createProcessing({ config, paths, db, photos, originals = localOriginals(paths) }: ProcessingDeps): Processing {
   // The CPU work (sharp, exifr, ffmpeg) runs in a child process below the requests' priority.
   const tools = { ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath, stepMs: config.processingStepMs };
   const worker = new MediaWorker({ paths, tools, jobsAtOnce: config.processingConcurrency });
   const lane = new EncodeLane();
-  const transcoder = createTranscoder({ paths, media: worker, lane }, photos);
+  const transcoder = createTranscoder({ paths, media: worker, lane, originals }, photos);
   const voiceNotes = createVoiceNotes(worker, (entryId, within) =>
     queue.enqueue('voice-copy', { entryId }, { key: `voice-copy:${entryId}`, within, maxAttempts: 3 }),
   );
@@ -148,7 +150,7 @@ export function createProcessing({ config, paths, db, photos }: ProcessingDeps):
       },
     },
   );
-  const photoJobs = createPhotoJobs({ paths, photos, media: worker, transcoder, queue });
+  const photoJobs = createPhotoJobs({ paths, photos, media: worker, transcoder, queue, originals });
   const toolWatch = watchTools(config, () => queue.unpark());
 
   /** Admin operations run once: a retried rotation would turn the photo twice. */

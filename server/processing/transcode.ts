@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { log } from '../log.js';
-import type { DataPaths } from '../context.js';
+import type { DataPaths, Originals } from '../context.js';
 import type { EncodeLane } from './encode-lane.js';
 import { MediaError } from './failures.js';
 import type { PhotoRows } from './photo-rows.js';
@@ -17,7 +17,7 @@ export type WebCopyListener = (photoId: string) => Promise<void>;
  * Stopping the server kills the encoders (paused ones too); the job stays queued and starts over
  * after the next start.
  */
-export function createTranscoder(deps: { paths: DataPaths; media: MediaOps; lane: EncodeLane }, photos: PhotoRows) {
+export function createTranscoder(deps: { paths: DataPaths; media: MediaOps; lane: EncodeLane; originals?: Originals }, photos: PhotoRows) {
   let stopping = new AbortController();
   const listeners = new Set<WebCopyListener>();
 
@@ -26,6 +26,8 @@ export function createTranscoder(deps: { paths: DataPaths; media: MediaOps; lane
     // Deleted, or regenerated since: a newer job makes the copy of the newer version.
     if (!photo || photo.derivative_version !== version) return;
     const first = photo.display_path === null;
+    // The video itself, fetched back first when the local disk gave it up.
+    await deps.originals?.ensure(photo);
     const signal = stopping.signal;
     let patch;
     try {
