@@ -16,7 +16,10 @@ export class GuestbookRepo {
    */
   insertWithin(row: NewGuestbookRow, limit: { sinceIso: string; max: number }, alongside: (tx: Kysely<DB>) => Promise<void>): Promise<boolean> {
     return this.db.transaction().execute(async (tx) => {
-      if (row.guest_id && (await new GuestbookRepo(tx).recentByGuest(row.guest_id, limit.sinceIso)).count >= limit.max) return false;
+      const repo = new GuestbookRepo(tx);
+      if (row.anonymous_address != null) {
+        if ((await repo.recentByAddress(row.anonymous_address, limit.sinceIso)).count >= limit.max) return false;
+      } else if (row.guest_id && (await repo.recentByGuest(row.guest_id, limit.sinceIso)).count >= limit.max) return false;
       await tx.insertInto('guestbook').values(row).execute();
       await alongside(tx);
       return true;
@@ -33,6 +36,17 @@ export class GuestbookRepo {
       .selectFrom('guestbook')
       .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string | null>('created_at').as('oldest')])
       .where('guest_id', '=', guestId)
+      .where('created_at', '>=', sinceIso)
+      .executeTakeFirstOrThrow();
+    return { count: Number(r.n), oldest: r.oldest };
+  }
+
+  /** How many messages came without a guest cookie from this address since `sinceIso`, and when the oldest did. */
+  async recentByAddress(address: string, sinceIso: string): Promise<{ count: number; oldest: string | null }> {
+    const r = await this.db
+      .selectFrom('guestbook')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.min<string | null>('created_at').as('oldest')])
+      .where('anonymous_address', '=', address)
       .where('created_at', '>=', sinceIso)
       .executeTakeFirstOrThrow();
     return { count: Number(r.n), oldest: r.oldest };

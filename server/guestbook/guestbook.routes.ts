@@ -2,6 +2,7 @@ import { Router, type Request, type Response } from 'express';
 import { VOICE_NOTE_MAX_BYTES } from '../../common/rules.js';
 import { requirePermission, sameOriginOnly } from '../auth/auth.middleware.js';
 import { invalid, notFound } from '../errors.js';
+import { addressKey } from '../http/address.js';
 import { guestId, guestIdOf, withGuest } from '../http/guest.js';
 import { beforeBody, readMultipart } from '../http/multipart.js';
 import { intParam } from '../photos/photos.params.js';
@@ -26,6 +27,9 @@ function sendAudio(res: Response, abs: string): Promise<void> {
   });
 }
 
+/** A request without a guest cookie (each would be a new guest): its address, by which the hourly limit counts then. */
+const anonymousAddress = (req: Request): string | null => (guestIdOf(req) ? null : addressKey(req.ip));
+
 /** POST/GET /api/guestbook, the voice notes' files, and the guest's own messages (/api/my/guestbook). */
 export function publicGuestbookRouter(guestbook: GuestbookService): Router {
   const r = Router();
@@ -33,13 +37,12 @@ export function publicGuestbookRouter(guestbook: GuestbookService): Router {
   const checks = beforeBody(async (req) => {
     if (!/^multipart\/form-data/i.test(req.headers['content-type'] ?? '')) throw invalid('errors.guestbook.not_multipart');
     if (declared(req) > VOICE_NOTE_MAX_BYTES + FORM_BYTES) throw audioTooLarge();
-    const guest = guestIdOf(req);
-    if (guest) await guestbook.ensureRoom(guest);
+    await guestbook.ensureRoom(guestIdOf(req), anonymousAddress(req));
     await guestbook.admit(declared(req));
   });
   // A message posted from another site (a page luring a guest's browser) is refused.
   r.post('/guestbook', withGuest, sameOriginOnly, checks, async (req, res) => {
-    const entry = await guestbook.create((onFile) => readMultipart(req, onFile, 'audio'), guestId(res));
+    const entry = await guestbook.create((onFile) => readMultipart(req, onFile, 'audio'), guestId(res), anonymousAddress(req));
     res.status(201).json({ success: true, entry });
   });
 

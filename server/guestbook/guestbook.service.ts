@@ -60,10 +60,14 @@ export class GuestbookService {
     this.repo = new GuestbookRepo(d.db);
   }
 
-  /** rate_limited (with the wait) once the guest wrote ENTRIES_PER_HOUR messages within the hour. */
-  async ensureRoom(guestId: string): Promise<void> {
-    const recent = await this.repo.recentByGuest(guestId, new Date(Date.now() - HOUR_MS).toISOString());
-    if (recent.count >= ENTRIES_PER_HOUR) throw this.tooMany(recent.oldest);
+  /**
+   * rate_limited (with the wait) once the guest wrote ENTRIES_PER_HOUR messages within the hour;
+   * for a request without a guest cookie, once its address did (`anonymousAddress`).
+   */
+  async ensureRoom(guestId: string | undefined, anonymousAddress: string | null): Promise<void> {
+    const since = new Date(Date.now() - HOUR_MS).toISOString();
+    const recent = anonymousAddress !== null ? await this.repo.recentByAddress(anonymousAddress, since) : guestId ? await this.repo.recentByGuest(guestId, since) : undefined;
+    if (recent && recent.count >= ENTRIES_PER_HOUR) throw this.tooMany(recent.oldest);
   }
 
   private tooMany(oldest: string | null): AppError {
@@ -80,9 +84,10 @@ export class GuestbookService {
    * A new message from guest `guestId`: the form is read (its voice note written and synced),
    * checked field by field, the voice note moved into place, then the row stored with its
    * activity and its voice note's job in one transaction, and the WAL synced before the answer.
-   * Whatever fails, nothing of the message is kept.
+   * Whatever fails, nothing of the message is kept. `anonymousAddress`: the request came without
+   * a guest cookie, so the hourly limit counts by this address.
    */
-  async create(readForm: ReadForm, guestId: string): Promise<{ id: string; status: GuestbookStatus }> {
+  async create(readForm: ReadForm, guestId: string, anonymousAddress: string | null = null): Promise<{ id: string; status: GuestbookStatus }> {
     const temp = incomingVoiceNote(this.d.paths.incoming);
     let placed: string | undefined;
     let committed = false;
@@ -107,6 +112,7 @@ export class GuestbookService {
       const row: NewGuestbookRow = {
         id,
         guest_id: guestId,
+        anonymous_address: anonymousAddress,
         name: name.name,
         message: message.message,
         is_visible: visible ? 1 : 0,
@@ -127,7 +133,10 @@ export class GuestbookService {
         await recordActivity(tx, 'upload', guestbookActivity(voice ? 'voice' : 'wrote', name.name), name.name);
         if (voice) await this.d.voiceNotes.enqueueCopy(id, tx);
       });
-      if (!stored) throw this.tooMany((await this.repo.recentByGuest(guestId, hourAgo)).oldest);
+      if (!stored) {
+        const recent = anonymousAddress !== null ? await this.repo.recentByAddress(anonymousAddress, hourAgo) : await this.repo.recentByGuest(guestId, hourAgo);
+        throw this.tooMany(recent.oldest);
+      }
       committed = true;
       // The guest is told "saved" only once the commit is on the disk.
       await this.d.durable.commits();

@@ -1,7 +1,14 @@
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { sameOriginOnly } from '../auth/auth.middleware.js';
-import { guestId, withGuest } from '../http/guest.js';
-import type { HeartsService } from './hearts.service.js';
+import { addressKey } from '../http/address.js';
+import { guestId, guestIdOf, withGuest } from '../http/guest.js';
+import type { HeartGiver, HeartsService } from './hearts.service.js';
+
+/**
+ * Who sets the heart: the guest the cookie names (given now if the request had none); without
+ * one (each such request would be a new guest) its address is limited too.
+ */
+const giver = (req: Request, res: Response): HeartGiver => (guestIdOf(req) ? { guestId: guestId(res) } : { guestId: guestId(res), anonymousAddress: addressKey(req.ip) });
 
 /** PUT and DELETE /api/photos/:id/heart: this guest's heart on a visible photo (idempotent). */
 export function heartsRouter(hearts: HeartsService): Router {
@@ -10,11 +17,11 @@ export function heartsRouter(hearts: HeartsService): Router {
   r.use('/photos/:id/heart', withGuest, sameOriginOnly);
   r.put('/photos/:id/heart', async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    res.json({ success: true, ...(await hearts.set(String(req.params.id), guestId(res), true)) });
+    res.json({ success: true, ...(await hearts.set(String(req.params.id), giver(req, res), true)) });
   });
   r.delete('/photos/:id/heart', async (req, res) => {
     res.set('Cache-Control', 'no-store');
-    res.json({ success: true, ...(await hearts.set(String(req.params.id), guestId(res), false)) });
+    res.json({ success: true, ...(await hearts.set(String(req.params.id), giver(req, res), false)) });
   });
   return r;
 }

@@ -32,13 +32,22 @@ export function guestId(res: Response): string {
  * (HttpOnly, SameSite=Lax, Path=/, 400 days, Secure when the request came over HTTPS).
  */
 export const withGuest: RequestHandler = (req, res, next) => {
+  giveGuest(req, res);
+  next();
+};
+
+/**
+ * withGuest's work, for a handler that answers itself (a guest page gives the browser its cookie
+ * before its first heart or message, which without one are limited per address).
+ */
+export function giveGuest(req: Request, res: Response): string {
   // Several routers may each ask for a guest on the same request: one id, one cookie.
-  if (res.locals.guestId) return next();
+  if (res.locals.guestId) return res.locals.guestId as string;
   let id = guestIdOf(req);
   if (!id) {
     id = crypto.randomBytes(16).toString('base64url');
     res.cookie(GUEST_COOKIE, id, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: GUEST_MAX_AGE_MS, secure: req.secure });
   }
   res.locals.guestId = id;
-  next();
-};
+  return id;
+}

@@ -3,6 +3,7 @@ import type { RequestHandler } from 'express';
 import { build } from 'locales:meta';
 import { catalogueUrl, GUEST_PART, SOURCE_LANGUAGE } from '../../common/languages.js';
 import { directionOf } from '../i18n/messages.js';
+import { giveGuest } from './guest.js';
 import { pageLanguage, rememberLanguage } from './language.js';
 
 const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -45,6 +46,9 @@ export function indexPage(indexFile: string, pageHead: (path: string, language: 
       .replace(/<meta name="theme-color" content="[^"]*">/, `<meta name="theme-color" content="${page.color}">`)
       .replace(/<link rel="manifest" href="[^"]*">/, '<link rel="manifest" href="/manifest.webmanifest">')
       .replace('</head>', `  ${page.head}\n${preload.map((l) => `  ${l}\n`).join('')}  </head>`);
+    // A guest's browser has its guest cookie from the first page on: hearts and guestbook
+    // messages sent without one count per address.
+    if (!wall && !req.path.startsWith('/admin')) giveGuest(req, res);
     res.set({ 'Cache-Control': 'no-cache', 'Content-Language': language, Vary: 'Cookie, Accept-Language' });
     res.type('html').send(html);
   };
