@@ -188,7 +188,6 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   // One set of syncs for every write a guest is told is stored.
   const durable = durableStorage(paths);
   const modules: Module[] = [
-    // First: it notes where admins reach the panel, for links in messages.
     createNotificationsModule({ notifications, processing }),
     createSignInModule({ config, users, security, sessions, limiter }),
     createSecurityModule({ security, settings, config, limiter }),
