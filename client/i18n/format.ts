@@ -42,11 +42,15 @@ export function formatDateTime(iso: string | null | undefined, options: Intl.Dat
   return f.format(d);
 }
 
-/** "Saturday 7 June 2025 at 20:00"-style text in `zone`, in the page's language (the gallery's opening time). */
+/**
+ * "7 June 2025 at 20:00"-style text in `zone`, in the page's language, for a sentence: the gallery
+ * opens on it, face codes are kept until it. No weekday: after a preposition a weekday would stand
+ * in the nominative ("до суббота", "do sobota"), while a date without it reads right ("до 7 июня").
+ */
 export function formatInZone(iso: string, zone: string | undefined): string {
   const d = new Date(iso);
   try {
-    return new Intl.DateTimeFormat(language.value, { dateStyle: 'full', timeStyle: 'short', timeZone: zone }).format(d);
+    return new Intl.DateTimeFormat(language.value, { dateStyle: 'long', timeStyle: 'short', timeZone: zone }).format(d);
   } catch {
     return d.toLocaleString(language.value);
   }

@@ -44,12 +44,16 @@ function initialLanguage(): string {
 /** The page's language; components re-render when it changes (the app's root reads it). */
 export const language = signal(initialLanguage());
 
-/** `key`'s text in `lang` (English where that language lacks it), placeholders filled from `values`. */
+/**
+ * `key`'s text in `lang` (English where that language lacks it), placeholders filled from `values`;
+ * in a right-to-left language each value is isolated, so its brackets and numbers keep their place.
+ */
 export function tIn(lang: string, key: string, values?: MessageValues): string {
+  const isolate = directionOf(lang) === 'rtl';
   const own = books.get(lang)?.[key];
-  if (own !== undefined) return interpret(lang, own, values);
+  if (own !== undefined) return interpret(lang, own, values, isolate);
   const english = books.get(SOURCE_LANGUAGE)?.[key];
-  return english === undefined ? key : interpret(SOURCE_LANGUAGE, english, values);
+  return english === undefined ? key : interpret(SOURCE_LANGUAGE, english, values, isolate);
 }
 
 /** `key`'s text in the page's language. */

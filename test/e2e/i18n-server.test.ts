@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import { setupI18n } from '@lingui/core';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { readCatalogues } from '../../scripts/i18n/catalogues.mjs';
+import { isolateMessages } from '../../server/i18n/isolate.js';
 import { ServerProcess } from '../helpers/browser.js';
 import { buildWithLanguages } from '../helpers/i18n-build.js';
 import { adminClient, TestClient } from '../helpers/server.js';
@@ -28,9 +29,11 @@ before(async () => {
   built = buildWithLanguages();
   srv = await new ServerProcess(undefined, { CLIENT_DIR: built.clientDir, PUBLIC_URL }, 0, built.entry).start();
   for (const c of await readCatalogues(path.join(built.dir, 'locales'))) {
+    const dir = c.lang === 'ar' || c.lang === 'he' ? 'rtl' : 'ltr';
     const messages = Object.fromEntries(c.entries.map((e) => [e.key, compileMessage(e.text)]));
-    const book = setupI18n({ locale: c.lang, messages: { [c.lang]: messages } });
-    langs.push({ code: c.lang, dir: c.lang === 'ar' || c.lang === 'he' ? 'rtl' : 'ltr', text: (k, v) => book._(k, v) });
+    // Right-to-left sentences carry their values isolated (server/i18n/isolate.ts).
+    const book = setupI18n({ locale: c.lang, messages: { [c.lang]: dir === 'rtl' ? isolateMessages(messages) : messages } });
+    langs.push({ code: c.lang, dir, text: (k, v) => book._(k, v) });
   }
 });
 after(async () => {
