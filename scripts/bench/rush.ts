@@ -28,6 +28,9 @@
 //     where without it they go as fast as loopback carries them
 //   --rtt-ms=N: each guest's request waits 1.5 x N ms before it goes and N/2 after its answer (a
 //     new connection over a network with that round trip), the guests' uploads and polls only
+//   --bucket: the site copies everything to an S3-compatible bucket (s3rver on loopback, in a
+//     process of its own, its objects in memory) while the rush runs; after it settles, the time
+//     until every acknowledged original is in the bucket, each checked byte for byte
 //   RUSH_TRACE=FILE (environment): one JSON line per chunk (when it began, its size, its times)
 // The media are made in memory (/dev/shm) when it has room, else in the temp folder: on the day
 // the files come from the phones' own storage, and reading gigabytes of them from the server's
@@ -44,6 +47,7 @@ import { approveAll, guest, pollStatus, type Outcome, type Run } from './rush-cl
 import { Browser, connectionWaits, lagMonitor, limitUploadRate, percentile, Recorder, simulateRoundTrip } from './rush-http.js';
 import { Readers, report } from './rush-report.js';
 import { generateMedia, type MediaFile } from './rush-media.js';
+import { S3Child } from './s3-child.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=')[1] ?? 'true']));
@@ -144,6 +148,11 @@ async function main(): Promise<void> {
   if (args.has('upload-mbps')) console.log(`each upload request sends at most ${args.get('upload-mbps')} MB/s`);
   console.log(`uploads ${args.has('no-turns') ? 'sent at once, without turns (--no-turns)' : 'sent in their turn (GET /api/upload-turn first, as the page does)'}`);
   if (opts.uploadersNice) console.log(`uploading guests at nice ${opts.uploadersNice} (server and readers at 0)`);
+  const bucket = args.has('bucket') ? await new S3Child(path.join(mediaParent(), `wedding-rush-bucket-${process.pid}`), 'rush').start() : undefined;
+  if (bucket) {
+    Object.assign(env, bucket.env());
+    console.log(`bucket: the site copies to an S3-compatible bucket on loopback (s3rver, its own process) as uploads arrive`);
+  }
   const server = await new BenchServer(env).start();
   const rec = new Recorder();
   let stop = false;
@@ -222,9 +231,11 @@ async function main(): Promise<void> {
     console.log(`server RSS: idle ${(rssIdle / MiB).toFixed(0)} MiB, peak ${(Math.max(rssPeak, hwm(server)) / MiB).toFixed(0)} MiB (goal < 700)`);
     console.log(`server + media worker RSS (sampled every 200 ms): idle ${(bothIdle / MiB).toFixed(0)} MiB, peak ${(bothPeak / MiB).toFixed(0)} MiB (goal < 700; the worker's own peak ${(workerPeak / MiB).toFixed(0)} MiB)`);
     console.log(`integrity: ${await verify(server.dataDir, outcomes)}`);
+    if (bucket) console.log(`bucket: ${await inBucket(bucket, server.dataDir, outcomes, lastSettled)}`);
   } finally {
     clearInterval(sampler);
     await server.stop();
+    await bucket?.stop();
     removeWork();
   }
 }
@@ -269,6 +280,45 @@ async function verify(dataDir: string, outcomes: Outcome[]): Promise<string> {
   }
   db.close();
   return bad ? `${bad} of ${checked} stored files differ from what was sent` : `all ${checked} stored files match what was sent (SHA-256 on disk)`;
+}
+
+/**
+ * Waits (at most 10 minutes) until the site's record says every acknowledged original is copied,
+ * then reads each object back from the bucket and checks its SHA-256 against what was sent.
+ */
+async function inBucket(bucket: S3Child, dataDir: string, outcomes: Outcome[], settledAt: number): Promise<string> {
+  const db = openDatabase(path.join(dataDir, 'wedding.db'), { readonly: true });
+  const acked = outcomes.filter((o) => o.photoId);
+  const rows = acked.map((o) => ({ o, rel: (db.prepare('SELECT stored_path FROM photos WHERE id = ?').get(o.photoId) as { stored_path: string } | undefined)?.stored_path }));
+  const copied = db.prepare(`SELECT COUNT(*) n FROM offsite_objects WHERE state = 'copied' AND rel IN (SELECT value FROM json_each(?))`);
+  const rels = JSON.stringify(rows.map((r) => r.rel).filter(Boolean));
+  const deadline = performance.now() + 10 * 60_000;
+  while ((copied.get(rels) as { n: number }).n < acked.length && performance.now() < deadline) await sleep(500);
+  const done = (copied.get(rels) as { n: number }).n;
+  const after = (performance.now() - settledAt) / 1000;
+  db.close();
+  const { S3Client, GetObjectCommand } = await import('@aws-sdk/client-s3');
+  const client = new S3Client({
+    endpoint: bucket.endpoint,
+    region: 'us-east-1',
+    forcePathStyle: true,
+    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  let bad = 0;
+  for (const { o, rel } of rows) {
+    try {
+      const body = (await client.send(new GetObjectCommand({ Bucket: bucket.bucket, Key: rel! }))).Body as AsyncIterable<Buffer>;
+      const h = crypto.createHash('sha256');
+      for await (const c of body) h.update(c);
+      if (h.digest('hex') !== o.file.sha256) bad++;
+    } catch {
+      bad++;
+    }
+  }
+  client.destroy();
+  return `${done} of ${acked.length} acknowledged originals copied ${after.toFixed(0)} s after the last photo was complete (goal: all within 300 s); ${bad ? `${bad} differ from what was sent or are missing` : 'every object read back matches what was sent (SHA-256)'}`;
 }
 
 main().catch((e) => {
