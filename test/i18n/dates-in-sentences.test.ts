@@ -67,12 +67,10 @@ test('the date said in a sentence carries no weekday, in any language', async ()
 
 /** Words that must not stand right before a bare date, by language, with what to write instead. */
 const BEFORE_A_DATE: Record<string, [RegExp, string][]> = {
-  // "il 8 giugno" and "fino a 7 giugno" are wrong ("l'8", "fino al 7", "all'11"): "il giorno 8 giugno".
-  it: [[/(^|[\s’'])(il|al|dal|del|a|l[’'])\s*$/i, 'il giorno / al giorno']],
+  // "il 8 giugno" and "fino a 7 giugno" are wrong ("l'8", "fino al 7", "all'11"): "il giorno 8 giugno", "Creato: 8 giu 2026".
+  it: [[/(^|[\s’'])(il|al|dal|del|a|l[’'])\s*$/i, '"il giorno", "al giorno" or a colon']],
   // "bis 7. Juni" reads clipped: "bis zum 7. Juni".
   de: [[/\bbis\s+$/, 'bis zum']],
-  // "abre em 7 de junho" reads as a translation: "no dia 7 de junho".
-  pt: [[/\bem\s+$/, 'no dia']],
   // A prefix letter glued to a date that starts with a digit needs a hyphen: "ב-7 ביוני".
   he: [[/(^|\s)[בלמהוכש]$/, 'ב-']],
 };
@@ -81,11 +79,13 @@ test('every language says these dates in a grammatical sentence: no weekday afte
   const problems: string[] = [];
   for (const c of await readCatalogues()) {
     for (const e of c.entries) {
+      // Every date placed into a sentence (these and the admin's "Created {when}", "Added {date}"...).
+      for (const m of e.text.matchAll(/\{(date|when)\}/g)) {
+        for (const [bad, instead] of BEFORE_A_DATE[c.lang] ?? []) if (bad.test(e.text.slice(0, m.index))) problems.push(`${c.lang} ${e.key}: "${e.text.slice(Math.max(0, m.index! - 20), m.index! + m[0].length)}" (write ${instead})`);
+      }
       const arg = SENTENCE_DATES[e.key];
       if (!arg) continue;
-      const at = e.text.indexOf(`{${arg}}`);
-      assert.ok(at >= 0, `${c.lang} ${e.key} has no {${arg}}`);
-      for (const [bad, instead] of BEFORE_A_DATE[c.lang] ?? []) if (bad.test(e.text.slice(0, at))) problems.push(`${c.lang} ${e.key}: "${e.text.slice(Math.max(0, at - 20), at + arg.length + 2)}" (write ${instead})`);
+      assert.ok(e.text.includes(`{${arg}}`), `${c.lang} ${e.key} has no {${arg}}`);
       for (const iso of WEEK) {
         const text = interpret(c.lang, compileMessage(e.text) as never, { [arg]: inLanguage(c.lang, () => formatInZone(iso, ZONE)) });
         const day = weekdays(c.lang).find((d) => text.includes(d));
