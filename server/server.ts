@@ -83,6 +83,8 @@ export interface ServerOverrides {
   /** How often the disk is looked at for room when originals may leave it (30 s), and how long one just read stays (a minute). */
   offsiteEvictEveryMs?: number;
   offsiteHoldMs?: number;
+  /** The off-site copy's clock (its 15-minute rule without waiting 15 minutes). */
+  offsiteNow?: () => number;
   /** The bucket's signed URLs: their clock and lifetimes (6 h signed, given out for 5). */
   offsiteUrls?: ServingOptions;
 }
@@ -178,6 +180,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     pollMs: overrides.offsitePollMs,
     maxBackoffMs: overrides.offsiteMaxBackoffMs,
     dbCopyEveryMs: overrides.offsiteDbCopyEveryMs,
+    now: overrides.offsiteNow,
     evictEveryMs: overrides.offsiteEvictEveryMs,
     holdMs: overrides.offsiteHoldMs,
     space: { minFreeBytes: config.minFreeBytes, limitBytes: config.storageLimitBytes, used: () => disk.used() },

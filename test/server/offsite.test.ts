@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { HeadObjectCommand } from '@aws-sdk/client-s3';
 import Database from 'better-sqlite3';
 import { BUCKET, startBucket, until, type TestBucket } from '../helpers/bucket.js';
+import { httpReceiver } from '../helpers/receivers.js';
 import { sample } from '../helpers/samples.js';
 import { adminClient, startTestServer, tempDir, userClient, type TestClient, type TestServer } from '../helpers/server.js';
 import { chunkedUpload, sha256, uploadFile, waitForStatus } from '../helpers/uploads.js';
@@ -242,5 +243,32 @@ test('without a bucket nothing changes: every write that notes a change for the 
     assert.ok(notes.n <= 2, `one note per thing changed (${notes.n})`);
   } finally {
     await plain.close();
+  }
+});
+
+test('copying that has failed for 15 minutes is told to the notification channels once, with the problem in words', async () => {
+  const hook = await httpReceiver();
+  let skew = 0;
+  const failing = await startBucket();
+  failing.mode = '503';
+  const site = await startTestServer(failing.env, tempDir(), { ...FAST, offsiteNow: () => Date.now() + skew });
+  try {
+    const a = await adminClient(site.url);
+    assert.equal((await a.json('PUT', '/admin/api/settings', { notify: { webhook_url: `${hook.url}/hook` } })).status, 200);
+    const up = await uploadFile(site.url, unique('Nikon_D70.jpg'), 'speech.jpg');
+    assert.equal(up.status, 201);
+    await until(async () => (await a.json('GET', '/admin/api/offsite')).body.state === 'failing', 'failing');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(hook.got.filter((g) => g.body.includes('offsite_failing')).length, 0, 'not told before 15 minutes');
+    skew = 16 * 60_000;
+    await until(() => hook.got.some((g) => g.body.includes('offsite_failing')), 'the channels told');
+    const told = JSON.parse(hook.got.find((g) => g.body.includes('offsite_failing'))!.body);
+    assert.match(told.text, /For 15 minutes no photo could be copied to your bucket\. The storage service reported a problem on its side\./);
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(hook.got.filter((g) => g.body.includes('offsite_failing')).length, 1, 'told once while it keeps failing');
+  } finally {
+    await site.close();
+    await failing.close();
+    await hook.close();
   }
 });
