@@ -5,6 +5,7 @@ import './styles/guest.css';
 import './styles/admin.css';
 import './styles/wall.css';
 import './styles/guestbook.css';
+import './styles/camera.css';
 import { startLanguage } from './i18n';
 import { App } from './routes';
 

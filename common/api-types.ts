@@ -23,6 +23,7 @@ export type ErrorCode =
   | 'consent_required' // 400: the face search's consent box was not ticked
   | 'no_face' // 422: no face in the selfie
   | 'downloads_off' // 404: guest downloads are turned off
+  | 'shot_limit_reached' // 403: this guest used every shot the couple allows (shot_limit)
   | 'internal'; // 500
 
 /** Every API error answer. */
@@ -295,6 +296,23 @@ export interface WeddingSettings {
   wall_source: WallSource;
   /** Photo challenges guests may pick for their files (at most 30). */
   challenges: Challenge[];
+  /** The disposable-camera game: photos and videos each guest may add (1-100), or null for no limit. */
+  shot_limit: number | null;
+  /** The frame photos taken in the page and the booth may carry (one of `frames`), or null for none. */
+  frame: string | null;
+}
+
+/** A frame the couple can offer (GET /admin/api/settings). */
+export interface FrameInfo {
+  id: string;
+  name: string;
+}
+
+/** GET /api/my/shots: the calling guest's shots under shot_limit; both null when not limited. */
+export interface ShotsResponse {
+  success: true;
+  shot_limit: number | null;
+  shots_left: number | null;
 }
 
 /** A theme the couple can choose (GET /admin/api/settings). */
@@ -308,6 +326,7 @@ export interface ThemeInfo {
 /** GET/PUT /admin/api/settings */
 export interface AdminSettingsResponse extends SettingsResponse {
   themes: ThemeInfo[];
+  frames: FrameInfo[];
   /** The accent the pages use: accent_color, or the colour it was adjusted to; null without an accent. */
   accent_color_used: string | null;
   cover_url: string | null;

@@ -40,7 +40,7 @@ export const SOURCE_LANGUAGE = 'en';
  * The first segment of every key: where a text appears (app-wide, a page, a feature) or what it
  * is (errors, answers). The catalogue check finds keys in the code by these.
  */
-export const NAMESPACES = ['app', 'format', 'home', 'live', 'upload', 'gallery', 'viewer', 'wall', 'faces', 'admin', 'errors', 'answers', 'activity', 'notify', 'guestbook', 'keepsake', 'challenges', 'offsite'] as const;
+export const NAMESPACES = ['app', 'format', 'home', 'live', 'upload', 'gallery', 'viewer', 'wall', 'faces', 'admin', 'errors', 'answers', 'activity', 'notify', 'guestbook', 'keepsake', 'challenges', 'offsite', 'camera'] as const;
 
 /**
  * Which catalogue part a key ships in, by its first segment. Keys of a part load with the code
@@ -59,6 +59,7 @@ export const PARTS: Readonly<Record<string, string>> = {
   keepsake: 'server',
   challenges: 'challenges',
   offsite: 'server',
+  camera: 'camera',
 };
 export const GUEST_PART = 'guest';
 export const SERVER_PART = 'server';

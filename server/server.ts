@@ -6,6 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { AuditLog } from './audit/audit-log.js';
 import { createAuditModule } from './audit/audit.module.js';
+import { createCameraModule } from './camera/camera.module.js';
+import { Shots } from './camera/shots.js';
 import { FailureLimiter } from './auth/rate-limit.js';
 import { recoverInterruptedRestore } from './backup/swap.js';
 import { SqliteSessionStore } from './auth/session-store.js';
@@ -190,6 +192,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const media = new MediaServing(offsite, overrides.offsiteUrls);
   // One set of syncs for every write a guest is told is stored.
   const durable = durableStorage(paths);
+  const shots = new Shots(db, settings);
   const modules: Module[] = [
     createNotificationsModule({ notifications, processing }),
     createSignInModule({ config, users, security, sessions, limiter }),
@@ -197,7 +200,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createAuditModule({ auditLog }),
     createUsersModule({ users }),
     createSettingsModule({ settings, paths, guard: (body, user) => security.checkRequireTwoStep(body.require_two_step === true, user.id) }),
-    createUploadsModule({ config, paths, db, settings, processing, storage, durable }),
+    createUploadsModule({ config, paths, db, settings, processing, storage, durable, shots }),
+    createCameraModule({ shots }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings, media, originals }),
     createDashboardModule({ config, disk, db, users, processing, settings, notifyStates: () => notifications!.states(), offsite }),
     createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),

@@ -10,6 +10,7 @@ import { GuestNameField } from '../components/guest/GuestNameField';
 import { InsightsCard } from '../components/guest/InsightsCard';
 import { MyUploads } from '../components/guest/MyUploads';
 import { UploadBox } from '../components/guest/UploadBox';
+import { ShotsLeft } from '../components/camera/ShotsLeft';
 import { coupleNames, settings } from '../state/settings';
 import { finishedCount, startUploadQueue } from '../state/uploads';
 
@@ -50,6 +51,7 @@ export function LivePage() {
           </Suspense>
         )}
         <UploadBox />
+        <ShotsLeft />
         <MyUploads />
 
         <p className="live-gallery-link">

@@ -25,6 +25,7 @@ export const STATUS: Record<ErrorCode, number> = {
   consent_required: 400,
   no_face: 422,
   downloads_off: 404,
+  shot_limit_reached: 403,
   internal: 500,
 };
 

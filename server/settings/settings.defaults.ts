@@ -78,6 +78,8 @@ export function defaultSettings(): SiteSettings {
     guest_downloads: true,
     wall_source: 'all',
     challenges: [],
+    shot_limit: null,
+    frame: null,
   };
 }
 

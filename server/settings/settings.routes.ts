@@ -1,6 +1,7 @@
 import { Router, type Request, type RequestHandler } from 'express';
 import type { AdminSettingsResponse, LanguageInfo, PublicSettingsResponse, WeddingSettings } from '../../common/api-types.js';
 import { THEMES } from '../../common/themes.js';
+import { FRAMES } from '../../common/frames.js';
 import { LANGUAGES } from '../../common/languages.js';
 import { requirePermission } from '../auth/auth.middleware.js';
 import { languageOf } from '../http/language.js';
@@ -32,6 +33,7 @@ async function adminAnswer(settings: SettingsService, req: Request, s?: SiteSett
     success: true,
     settings: adminSettings(v),
     themes: THEMES.map((t) => ({ id: t.id, name: translate(lang, t.nameKey), fonts_css: fonts[t.id]?.css ?? null })),
+    frames: FRAMES.map((f) => ({ id: f.id, name: translate(lang, f.nameKey) })),
     accent_color_used: lookOf(v).accent,
     cover_url: await settings.coverUrl(v),
   };

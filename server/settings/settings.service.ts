@@ -11,6 +11,7 @@ import { parseTranslations } from './translations.js';
 import { parseChallenges } from './challenges.js';
 import { FACE_KEYS, parseFaceSettings, resolveFaceSettings } from './face-settings.js';
 import { coverUrl, LOOK_KEYS, parseLook } from './look.js';
+import { CAMERA_KEYS, parseCameraSettings } from './camera-settings.js';
 
 /** Whether a photo may be the cover (it exists, is an image and guests can see it). */
 export type CoverCheck = (photoId: string) => Promise<boolean>;
@@ -159,6 +160,7 @@ export function parseSettingsPatch(body: unknown, previous: SiteSettings = defau
     ...CONTROL_KEYS,
     ...FACE_KEYS,
     ...ADMIN_ONLY_KEYS,
+    ...CAMERA_KEYS,
   ]);
   for (const key of Object.keys(b)) if (!known.has(key)) problems.push(msg('errors.settings.unknown', { key }));
 
@@ -245,7 +247,7 @@ export function parseSettingsPatch(body: unknown, previous: SiteSettings = defau
     const challenges = parseChallenges(b.challenges, problems);
     if (challenges) out.challenges = challenges;
   }
-  Object.assign(out, parseControls(b, problems), parseLook(b, problems));
+  Object.assign(out, parseControls(b, problems), parseLook(b, problems), parseCameraSettings(b, problems));
   Object.assign(out, parseFaceSettings(b, typeof out.time_zone === 'string' ? out.time_zone : previous.time_zone, problems));
   if (problems.length > 0) throw invalidAll(problems);
   return out;

@@ -13,7 +13,7 @@ import { FileSink, pourIntoNewFile } from './file-sink.js';
 import { KeyLock } from './key-lock.js';
 import { PartialUploads, type HashState } from './partial-uploads.js';
 import { sniffFile, UNSUPPORTED_TYPE } from './sniff.js';
-import { newId, type StoredUpload, type Uploader, type UploadStore } from './store.js';
+import { newId, type ShotGate, type StoredUpload, type Uploader, type UploadStore } from './store.js';
 import { discard, pour, type ReadForm } from './streams.js';
 import { PAGE_REQUEST_BYTES } from './turns.js';
 import type { UploadsRepo } from './uploads.repo.js';
@@ -36,6 +36,8 @@ export interface ChunkedUploadsDeps {
   repo: UploadsRepo;
   store: UploadStore;
   storage: StorageGuard;
+  /** The shot limit: a guest with no shot left starts no new upload. */
+  shots?: ShotGate;
 }
 
 const endsShort = () => invalid('errors.uploads.last_chunk_short');
@@ -83,7 +85,8 @@ export class ChunkedUploads {
   }
 
   /** One chunk's form: its fields and the chunk's bytes as the file part; `challenges`: the ids a challenge_id may name. */
-  async receive(readForm: ReadForm, guestId: string | null = null, clientAddress = '', challenges: ReadonlySet<string> = new Set()): Promise<ChunkOutcome> {
+  async receive(readForm: ReadForm, guestId: string | null = null, clientAddress = '', challenges: ReadonlySet<string> = new Set(), unlimited = false): Promise<ChunkOutcome> {
+    const admitShot = () => (guestId && !unlimited && this.d.shots ? this.d.shots.admit(guestId) : Promise.resolve());
     const max = this.d.maxUploadBytes;
     let direct: { fields: ChunkFields; release: () => void } | undefined;
     let spool: string | undefined;
@@ -93,7 +96,7 @@ export class ChunkedUploads {
           // Fields first (what our client sends): write the bytes straight into place.
           const f = parseChunkFields(before, max, challenges);
           direct = { fields: f, release: await this.locks.acquire(f.key) };
-          await this.apply(f, file, clientAddress, body);
+          await this.apply(f, file, clientAddress, admitShot, body);
         } else {
           // Fields after the bytes: kept aside until the fields say where they go; at most one
           // chunk of the page's, and counted against the storage limits as it arrives.
@@ -106,7 +109,7 @@ export class ChunkedUploads {
       if (!sawFile) throw invalid('errors.uploads.no_chunk_file');
       const f = direct?.fields ?? parseChunkFields(fields, max, challenges);
       // Every field of the form, those after the file included: the name sent with the last chunk counts.
-      const uploader: Uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges) };
+      const uploader: Uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges), unlimited };
       // is_last_chunk may arrive after the file part; it only matters now.
       const last = fields.is_last_chunk?.trim().toLowerCase();
       if (last === 'true' && f.chunkEnd !== f.totalSize) {
@@ -116,7 +119,7 @@ export class ChunkedUploads {
       }
       if (!direct) {
         direct = { fields: f, release: await this.locks.acquire(f.key) };
-        await this.apply(f, fs.createReadStream(spool!), clientAddress);
+        await this.apply(f, fs.createReadStream(spool!), clientAddress, admitShot);
       }
       return await this.afterChunk(f, uploader);
     } finally {
@@ -148,7 +151,7 @@ export class ChunkedUploads {
   }
 
   /** Writes one chunk's new bytes at the end of the partial file (under the upload's lock). */
-  private async apply(f: ChunkFields, src: Readable, clientAddress: string, body?: BodyProgress): Promise<void> {
+  private async apply(f: ChunkFields, src: Readable, clientAddress: string, admitShot: () => Promise<void>, body?: BodyProgress): Promise<void> {
     const refuse = async (e: unknown) => {
       await discard(src);
       throw e;
@@ -167,6 +170,7 @@ export class ChunkedUploads {
     if (row && row.total_size !== f.totalSize) return refuse(invalid('errors.uploads.total_size_mismatch', { total: row.total_size }));
     if (!row) {
       if (f.chunkStart !== 0) return refuse(unknownUpload());
+      await admitShot().catch(refuse);
       await admitNewUpload(this.d.repo, this.d.storage, f, clientAddress).catch(refuse);
       row = await this.partials.create(f, clientAddress);
     }
@@ -242,17 +246,26 @@ export class ChunkedUploads {
       throw unsupportedType(UNSUPPORTED_TYPE);
     }
     this.senders.set(row.id, uploader);
-    const result = await this.d.store.store({
-      tempPath: file,
-      // A copy: should the store fail, the running hash is still whole for the next try.
-      sha256: state.hash.copy().digest('hex'),
-      size: row.total_size,
-      type,
-      originalName: row.filename,
-      sessionId: row.session_id,
-      uploader,
-      uploadId: row.id,
-    });
+    const result = await this.d.store
+      .store({
+        tempPath: file,
+        // A copy: should the store fail, the running hash is still whole for the next try.
+        sha256: state.hash.copy().digest('hex'),
+        size: row.total_size,
+        type,
+        originalName: row.filename,
+        sessionId: row.session_id,
+        uploader,
+        uploadId: row.id,
+      })
+      .catch(async (e) => {
+        // A guest out of shots: the upload can never be stored as theirs, so nothing of it is kept.
+        if (e instanceof AppError && e.code === 'shot_limit_reached') {
+          this.senders.delete(row.id);
+          await this.partials.drop(row);
+        }
+        throw e;
+      });
     this.senders.delete(row.id);
     this.partials.completed(row.id);
     return { stored: result };

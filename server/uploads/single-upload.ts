@@ -34,6 +34,7 @@ export async function receiveSingleUpload(
   readForm: ReadForm,
   guestId: string | null = null,
   challenges: ReadonlySet<string> = new Set(),
+  unlimited = false,
 ): Promise<StoredUpload> {
   const tempPath = path.join(d.incoming, `${newId()}.upload`);
   let sink: FileSink | undefined;
@@ -47,7 +48,7 @@ export async function receiveSingleUpload(
     });
     if (!sawFile || !sink) throw invalid('errors.uploads.no_file');
     if (sink.seen === 0) throw invalid('errors.uploads.empty');
-    const uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges) };
+    const uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges), unlimited };
     const sessionId = (fields.session_id ?? '').slice(0, 200);
     return await d.store.store({
       tempPath,

@@ -11,6 +11,7 @@ import { PhotosRepo } from '../photos/photos.repo.js';
 import type { SniffedType } from './sniff.js';
 import { UploadsRepo } from './uploads.repo.js';
 import type { Durable } from '../storage/durable.js';
+import { KeyLock } from './key-lock.js';
 
 /** What a stored photo needs from processing: its derivatives are queued. */
 export interface Enqueue {
@@ -41,6 +42,13 @@ export interface Uploader {
   guestId: string | null;
   name: string | null;
   challengeId?: string | null;
+  /** Sent by a signed-in user: not held to the guests' shot limit. */
+  unlimited?: boolean;
+}
+
+/** The disposable-camera game (shot_limit): throws shot_limit_reached when guest `guestId` has no shot left. */
+export interface ShotGate {
+  admit(guestId: string): Promise<void>;
 }
 
 /** Unguessable ids for photos and uploads (16 random bytes). */
@@ -117,17 +125,39 @@ export interface FoundOriginal {
  */
 export class UploadStore {
   private readonly photos: PhotosRepo;
+  /** One store at a time per guest held to a shot limit: two uploads cannot both take the last shot. */
+  private readonly guestLocks = new KeyLock();
 
   constructor(
-    private readonly d: { paths: DataPaths; db: Kysely<DB>; repo: UploadsRepo; processing: Enqueue; durable: Durable },
+    private readonly d: { paths: DataPaths; db: Kysely<DB>; repo: UploadsRepo; processing: Enqueue; durable: Durable; shots?: ShotGate },
   ) {
     this.photos = new PhotosRepo(d.db);
   }
 
+  /**
+   * Stores a received file; a guest held to the shot limit who has no shot left is refused
+   * (shot_limit_reached) and nothing is stored. Sending again bytes the guest already owns (an
+   * answer that was lost) takes no shot.
+   */
   async store(f: ReceivedFile): Promise<StoredUpload> {
+    const guest = f.uploader.guestId && !f.uploader.unlimited && this.d.shots ? f.uploader.guestId : null;
+    if (!guest) return this.storeNow(f);
+    const release = await this.guestLocks.acquire(guest);
+    try {
+      return await this.storeNow(f, guest);
+    } finally {
+      release();
+    }
+  }
+
+  private async storeNow(f: ReceivedFile, limitedGuest: string | null = null): Promise<StoredUpload> {
     const { paths, repo } = this.d;
     const existing = await repo.photoIdBySha(f.sha256);
-    if (existing) return this.duplicateOf(existing, f, f.tempPath);
+    if (existing) {
+      if (limitedGuest && !(await this.ownedBy(existing, limitedGuest))) await this.d.shots!.admit(limitedGuest);
+      return this.duplicateOf(existing, f, f.tempPath);
+    }
+    if (limitedGuest) await this.d.shots!.admit(limitedGuest);
     const id = f.uploadId ?? newId();
     const finalPath = path.join(paths.originals, `${id}.${f.type.ext}`);
     const kind = f.type.mime.startsWith('video/') ? 'video' : 'photo';
@@ -170,6 +200,12 @@ export class UploadStore {
     }
     await this.d.durable.commits();
     return { photoId: id, duplicate: false };
+  }
+
+  /** Whether the guest sent this photo or owns it through a duplicate of its bytes. */
+  private async ownedBy(photoId: string, guestId: string): Promise<boolean> {
+    if ((await this.photos.get(photoId))?.guest_id === guestId) return true;
+    return this.photos.ownedAlsoBy(photoId, guestId);
   }
 
   /**

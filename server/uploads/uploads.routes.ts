@@ -77,11 +77,11 @@ export function uploadsRouter(uploads: UploadsService, turns: UploadTurns, limit
 
   const api = Router();
   api.post('/upload', freshConnection, inTurn, capped, withGuest, declaredSizeFits, enabledOnly, roomForFile, async (req, res) => {
-    sendCreated(res, await uploads.receiveFile(formOf(req), guestId(res)));
+    sendCreated(res, await uploads.receiveFile(formOf(req), guestId(res), !!req.user));
   });
 
   api.post('/upload-chunk', freshConnection, inTurn, capped, withGuest, enabledOnly, async (req, res) => {
-    const r = await uploads.receiveChunk(formOf(req), guestId(res), req.ip ?? '');
+    const r = await uploads.receiveChunk(formOf(req), guestId(res), req.ip ?? '', !!req.user);
     if ('stored' in r) sendCreated(res, r.stored);
     else res.json({ success: true, ...r.progress });
   });
@@ -97,6 +97,7 @@ export function uploadsRouter(uploads: UploadsService, turns: UploadTurns, limit
       guestId: guestIdOf(req) ?? null,
       uploaderName: str('uploader_name') || undefined,
       challengeId: str('challenge_id') || undefined,
+      unlimited: !!req.user,
     });
     res.json({ success: true, ...progress });
   });

@@ -14,7 +14,7 @@ import { uploadKey } from './chunk-fields.js';
 import { ChunkedUploads, type ChunkOutcome, type UploadProgress } from './chunked-upload.js';
 import { sweepOrphans, type SweepResult } from './orphans.js';
 import { receiveSingleUpload } from './single-upload.js';
-import { cleanFilename, UploadStore, type Enqueue, type StoredUpload } from './store.js';
+import { cleanFilename, UploadStore, type Enqueue, type ShotGate, type StoredUpload } from './store.js';
 import type { ReadForm } from './streams.js';
 import { UploadsRepo } from './uploads.repo.js';
 
@@ -30,6 +30,8 @@ export interface UploadsDeps {
   storage: StorageGuard;
   /** The syncs a stored answer waits for; shared with the guestbook when given. */
   durable?: Durable;
+  /** The shot limit per guest (the disposable-camera game); none: every guest unlimited. */
+  shots?: ShotGate;
 }
 
 /** Which upload a client asks about: its upload_id, else session, file name and size (raw text). */
@@ -43,6 +45,8 @@ export interface OffsetQuery {
   uploaderName?: string;
   /** The photo challenge the guest picked; one no longer set is left out (the file is stored without it). */
   challengeId?: string;
+  /** Asked by a signed-in user: not held to the shot limit. */
+  unlimited?: boolean;
 }
 
 /** Seconds a phone waits before trying again when the database could not take its photo. */
@@ -70,8 +74,8 @@ export class UploadsService {
 
   constructor(private readonly d: UploadsDeps) {
     const repo = (this.repo = new UploadsRepo(d.db));
-    this.store = new UploadStore({ paths: d.paths, db: d.db, repo, processing: d.processing, durable: d.durable ?? durableStorage(d.paths) });
-    this.chunked = new ChunkedUploads({ paths: d.paths, maxUploadBytes: d.config.maxUploadBytes, repo, store: this.store, storage: d.storage });
+    this.store = new UploadStore({ paths: d.paths, db: d.db, repo, processing: d.processing, durable: d.durable ?? durableStorage(d.paths), shots: d.shots });
+    this.chunked = new ChunkedUploads({ paths: d.paths, maxUploadBytes: d.config.maxUploadBytes, repo, store: this.store, storage: d.storage, shots: d.shots });
   }
 
   /** Throws uploads_disabled while the couple has uploads switched off. */
@@ -79,10 +83,13 @@ export class UploadsService {
     if (!(await this.d.settings.uploadsEnabled())) throw new AppError('uploads_disabled', 'errors.uploads.disabled');
   }
 
-  /** A whole file in one form (fields: session_id, optional uploader_name; the file part), sent by guest `guestId`. */
-  async receiveFile(readForm: ReadForm, guestId: string | null = null): Promise<StoredUpload> {
+  /**
+   * A whole file in one form (fields: session_id, optional uploader_name; the file part), sent by
+   * guest `guestId`; `unlimited`: by a signed-in user, not held to the shot limit.
+   */
+  async receiveFile(readForm: ReadForm, guestId: string | null = null, unlimited = false): Promise<StoredUpload> {
     const deps = { incoming: this.d.paths.incoming, maxUploadBytes: this.d.config.maxUploadBytes, store: this.store, storage: this.d.storage };
-    return receiveSingleUpload(deps, readForm, guestId, await this.d.settings.challengeIds()).catch(this.asFailure);
+    return receiveSingleUpload(deps, readForm, guestId, await this.d.settings.challengeIds(), unlimited).catch(this.asFailure);
   }
 
   /** Before a whole file of about `bytes` is read: storage_full when it cannot fit (nothing is read or kept). */
@@ -107,8 +114,8 @@ export class UploadsService {
   };
 
   /** One chunk of a resumable upload; the photo made by the last one is recorded as guest `guestId`'s. */
-  async receiveChunk(readForm: ReadForm, guestId: string | null = null, clientAddress = ''): Promise<ChunkOutcome> {
-    return this.chunked.receive(readForm, guestId, clientAddress, await this.d.settings.challengeIds()).catch(this.asFailure);
+  async receiveChunk(readForm: ReadForm, guestId: string | null = null, clientAddress = '', unlimited = false): Promise<ChunkOutcome> {
+    return this.chunked.receive(readForm, guestId, clientAddress, await this.d.settings.challengeIds(), unlimited).catch(this.asFailure);
   }
 
   /** How much of an upload the server holds, so a client can resume; an upload whose bytes all arrived is stored first. */
@@ -118,7 +125,7 @@ export class UploadsService {
     }
     const name = cleanUploaderName(q.uploaderName);
     const challengeId = q.challengeId && (await this.d.settings.challengeIds()).has(q.challengeId) ? q.challengeId : null;
-    const asker = { guestId: q.guestId, name: 'name' in name ? name.name : null, challengeId };
+    const asker = { guestId: q.guestId, name: 'name' in name ? name.name : null, challengeId, unlimited: q.unlimited === true };
     const key = uploadKey(q.uploadId, q.sessionId, cleanFilename(q.filename), Number(q.totalSize));
     return this.chunked.offset(key, asker).catch(this.asFailure);
   }
