@@ -123,8 +123,12 @@ export type WallItem = GalleryItem;
 export interface LiveEventData {
   'photo-visible': GalleryItem;
   'photo-hidden': { id: string };
-  /** The couple paused or resumed the wall, or chose what it shows. */
-  'wall-state': { paused: boolean; source?: WallSource };
+  /** The couple paused or resumed the wall, drew or opened the curtain, changed its layout, or chose what it shows. */
+  'wall-state': { paused: boolean; blank?: boolean; layout?: WallLayout; source?: WallSource };
+  /** From the couple's remote: the next slide, the one shown before, or a photo now. */
+  'wall-command': WallCommand;
+  /** A short text shown over the wall for `seconds`. */
+  'wall-announce': { text: string; seconds: number };
   /** A guestbook message became visible: the wall shows it as a slide of its own (no sound). */
   'guestbook-visible': WallMessage;
   /** A message was hidden or deleted. */
@@ -259,6 +263,38 @@ export type Moderation = 'manual' | 'auto';
 /** What the wall shows: every visible photo, or only the couple's highlights. */
 export type WallSource = 'all' | 'highlights';
 
+/** How the wall lays photos out: one at a time, a grid, one large with a few small, or the three in turn. */
+export type WallLayout = 'single' | 'mosaic' | 'magazine' | 'cycle';
+export const WALL_LAYOUTS: readonly WallLayout[] = ['single', 'mosaic', 'magazine', 'cycle'];
+
+/** POST /admin/api/wall/command; "show" names a visible photo. */
+export type WallCommand = { command: 'next' | 'previous' } | { command: 'show'; photo_id: string };
+
+/** PUT /admin/api/wall and its answer: the wall's pause, curtain and layout. */
+export interface WallControls {
+  paused: boolean;
+  blank: boolean;
+  layout: WallLayout;
+}
+
+/** One open wall as its heartbeat last told (GET /admin/api/walls). */
+export interface WallSeen extends WallControls {
+  id: string;
+  /** ISO 8601. */
+  last_seen: string;
+  /** The photo it shows now, or null (a message, the curtain, nothing yet). */
+  showing: string | null;
+  /** Not heard from for 60 s. */
+  lost: boolean;
+}
+
+export interface WallsResponse {
+  success: true;
+  walls: WallSeen[];
+  /** Walls heard from within the last 60 s. */
+  connected: number;
+}
+
 export interface WeddingSettings {
   couple_names: [string, string];
   welcome_message: string;
@@ -294,6 +330,11 @@ export interface WeddingSettings {
   /** Guests may download a photo from the viewer and the whole gallery as a ZIP. */
   guest_downloads: boolean;
   wall_source: WallSource;
+  wall_layout: WallLayout;
+  /** The curtain: the wall shows only a calm screen with the names. */
+  wall_blank: boolean;
+  /** Tables with a QR sign of their own (0-200); uploads from one carry its number. */
+  tables: number;
   /** Photo challenges guests may pick for their files (at most 30). */
   challenges: Challenge[];
   /** The disposable-camera game: photos and videos each guest may add (1-100), or null for no limit. */

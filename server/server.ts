@@ -49,6 +49,7 @@ import { durableStorage } from './storage/durable.js';
 import { createStorageGuard, type StorageGuard } from './storage/storage.js';
 import { createUploadsModule } from './uploads/uploads.module.js';
 import { createUsersModule } from './users/users.module.js';
+import { createWallModule } from './wall/wall.module.js';
 import { UsersService } from './users/users.service.js';
 
 export { LISTEN_BACKLOG } from './http/listen.js';
@@ -150,9 +151,11 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   const sessions = new SqliteSessionStore(sqlite, { writer });
   const ctx: AppContext = { config, paths, sqlite, db, sessions, sessionSecret: sessionSecret(config) };
   const photoRows = new PhotosRepo(db);
+  // Visible, processed and with a display copy: what the wall can show (an image of it can be the cover).
+  const isShowable = (row: Awaited<ReturnType<PhotosRepo['get']>>) => !!row && row.is_visible === 1 && row.status === 'complete' && !!row.display_path;
   const settings = new SettingsService(db, async (id) => {
     const row = await photoRows.get(id);
-    return !!row && row.is_visible === 1 && row.status === 'complete' && row.content_type.startsWith('image/') && !!row.display_path;
+    return isShowable(row) && row!.content_type.startsWith('image/');
   });
   await settings.seed({ coupleNames: config.coupleNames, uploadsEnabled: config.uploadsEnabled });
   const users = new UsersService(db, sessions);
@@ -210,6 +213,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createGuestsModule({ db, paths, bus }),
     facesModule,
     createHeartsModule({ db }),
+    createWallModule({ settings, bus, showable: async (id) => isShowable(await photoRows.get(id)) }),
     createOffsiteModule({ offsite }),
     createSimilarModule({ db, processing }),
     createGuestbookModule({

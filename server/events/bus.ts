@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import type { Kysely } from 'kysely';
-import type { WallSource } from '../../common/api-types.js';
+import type { LiveEventData, WallSource } from '../../common/api-types.js';
 import type { DB } from '../db/schema.js';
 import { EventsRepo, type BusEvent } from './events.repo.js';
 
@@ -44,9 +44,19 @@ export class EventBus {
     return this.publish('guestbook-hidden', { id });
   }
 
-  /** The couple paused or resumed the wall, or chose what it shows (`source`). */
-  wallState(paused: boolean, source?: WallSource): Promise<BusEvent> {
-    return this.publish('wall-state', source ? { paused, source } : { paused });
+  /** The couple paused or resumed the wall, drew or opened its curtain, changed its layout, or chose what it shows (`source`). */
+  wallState(state: { paused: boolean; blank: boolean; layout: LiveEventData['wall-state']['layout'] }, source?: WallSource): Promise<BusEvent> {
+    return this.publish('wall-state', source ? { ...state, source } : state);
+  }
+
+  /** Next, previous or a photo now, from the couple's remote: for the walls open now, never replayed. */
+  wallCommand(command: LiveEventData['wall-command']): Promise<BusEvent> {
+    return this.publish('wall-command', command);
+  }
+
+  /** A short text over the wall, for the walls open now (never replayed). */
+  wallAnnounce(announcement: LiveEventData['wall-announce']): Promise<BusEvent> {
+    return this.publish('wall-announce', announcement);
   }
 
   /** Events after `lastId`, oldest first (for Last-Event-ID); `current` false: a photo-visible no longer true. */

@@ -22,11 +22,14 @@ export function createEventsModule(deps: { bus: EventBus; settings?: SettingsSer
     maxTotal: deps.maxStreams,
     shows: (ev) => source === 'all' || ev.type !== 'photo-visible' || (ev.data as { highlighted?: boolean }).highlighted === true,
   });
-  // Pausing or resuming the wall, or choosing what it shows, reaches every open wall at once.
+  // Pausing or resuming the wall, its curtain, its layout, or choosing what it shows, reaches every open wall at once.
   const stopWallState = deps.settings?.onChange(async (next, previous) => {
     source = next.wall_source;
     const sourceChanged = next.wall_source !== previous.wall_source;
-    if (next.wall_paused !== previous.wall_paused || sourceChanged) await bus.wallState(next.wall_paused, sourceChanged ? next.wall_source : undefined);
+    const changed = next.wall_paused !== previous.wall_paused || next.wall_blank !== previous.wall_blank || next.wall_layout !== previous.wall_layout;
+    if (changed || sourceChanged) {
+      await bus.wallState({ paused: next.wall_paused, blank: next.wall_blank, layout: next.wall_layout }, sourceChanged ? next.wall_source : undefined);
+    }
   });
   let pruneTimer: NodeJS.Timeout | undefined;
   const prune = () => bus.prune().catch((err) => log.warn('Could not prune old wall events', err));

@@ -4,7 +4,7 @@ import type { DB } from '../db/schema.js';
 /** One event for live screens: photo-visible carries the gallery item, photo-hidden carries {id}; the same for guestbook messages. */
 export interface BusEvent {
   id: number;
-  type: 'photo-visible' | 'photo-hidden' | 'wall-state' | 'guestbook-visible' | 'guestbook-hidden';
+  type: 'photo-visible' | 'photo-hidden' | 'wall-state' | 'wall-command' | 'wall-announce' | 'guestbook-visible' | 'guestbook-hidden';
   data: unknown;
 }
 
@@ -25,7 +25,8 @@ export class EventsRepo {
   /**
    * Events after `lastId`, oldest first. `current` is false for a photo-visible (guestbook-visible)
    * event whose photo (message) is no longer visible (hidden or deleted since): a replay must not
-   * show it again.
+   * show it again. The remote's commands and announcements are for the walls open when they were
+   * given: a wall that reconnects later never replays them.
    */
   async since(lastId: number, limit: number): Promise<(BusEvent & { current: boolean })[]> {
     const rows = await this.db
@@ -35,6 +36,8 @@ export class EventsRepo {
         sql<number>`CASE e.type
           WHEN 'photo-visible' THEN EXISTS (SELECT 1 FROM photos p WHERE p.id = json_extract(e.data, '$.id') AND p.is_visible = 1)
           WHEN 'guestbook-visible' THEN EXISTS (SELECT 1 FROM guestbook g WHERE g.id = json_extract(e.data, '$.id') AND g.is_visible = 1)
+          WHEN 'wall-command' THEN 0
+          WHEN 'wall-announce' THEN 0
           ELSE 1 END`.as('current'),
       )
       .where('e.id', '>', lastId)

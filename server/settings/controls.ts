@@ -1,4 +1,4 @@
-import type { Moderation, ScheduleItem, WallSource, WeddingSettings } from '../../common/api-types.js';
+import { WALL_LAYOUTS, type Moderation, type ScheduleItem, type WallLayout, type WallSource, type WeddingSettings } from '../../common/api-types.js';
 import { msg, type Message } from '../../common/languages.js';
 
 /**
@@ -33,8 +33,9 @@ export function isTimeZone(zone: unknown): zone is string {
   }
 }
 
-type Controls = Pick<WeddingSettings, 'moderation' | 'gallery_opens_at' | 'wall_paused' | 'time_zone' | 'guest_downloads' | 'wall_source'>;
-export const CONTROL_KEYS: readonly (keyof Controls)[] = ['moderation', 'gallery_opens_at', 'wall_paused', 'time_zone', 'guest_downloads', 'wall_source'];
+type Controls = Pick<WeddingSettings, 'moderation' | 'gallery_opens_at' | 'wall_paused' | 'time_zone' | 'guest_downloads' | 'wall_source' | 'wall_layout' | 'wall_blank' | 'tables'>;
+export const CONTROL_KEYS: readonly (keyof Controls)[] = ['moderation', 'gallery_opens_at', 'wall_paused', 'time_zone', 'guest_downloads', 'wall_source', 'wall_layout', 'wall_blank', 'tables'];
+export const MAX_TABLES = 200;
 
 /** The controls present in `b`, checked; problems are added to `problems`. */
 export function parseControls(b: Record<string, unknown>, problems: Message[]): Partial<Controls> {
@@ -64,6 +65,18 @@ export function parseControls(b: Record<string, unknown>, problems: Message[]): 
   if (b.wall_source !== undefined) {
     if (WALL_SOURCES.includes(b.wall_source as WallSource)) out.wall_source = b.wall_source as WallSource;
     else problems.push(msg('errors.settings.wall_source'));
+  }
+  if (b.wall_layout !== undefined) {
+    if (WALL_LAYOUTS.includes(b.wall_layout as WallLayout)) out.wall_layout = b.wall_layout as WallLayout;
+    else problems.push(msg('errors.settings.wall_layout'));
+  }
+  if (b.wall_blank !== undefined) {
+    if (typeof b.wall_blank === 'boolean') out.wall_blank = b.wall_blank;
+    else problems.push(msg('errors.rule.boolean', { field: 'wall_blank' }));
+  }
+  if (b.tables !== undefined) {
+    if (Number.isInteger(b.tables) && (b.tables as number) >= 0 && (b.tables as number) <= MAX_TABLES) out.tables = b.tables as number;
+    else problems.push(msg('errors.settings.tables', { max: MAX_TABLES }));
   }
   return out;
 }

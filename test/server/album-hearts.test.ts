@@ -125,7 +125,7 @@ describe('highlights', () => {
     try {
       await wall.waitFor('ready');
       assert.equal((await admin.put('/admin/api/settings', { wall_source: 'highlights' })).status, 200);
-      assert.deepEqual(await wall.waitFor('wall-state'), { paused: false, source: 'highlights' });
+      assert.deepEqual(await wall.waitFor('wall-state'), { paused: false, blank: false, layout: 'single', source: 'highlights' });
       assert.deepEqual(ids(await admin.get('/api/photos?view=wall')), [star]);
       assert.equal((await admin.get('/api/settings')).body.settings.wall_source, 'highlights');
 

@@ -107,11 +107,11 @@ test('pausing and resuming reaches an open wall stream as wall-state events', as
   try {
     await stream.waitFor('ready');
     assert.equal((await admin.put('/admin/api/settings', { wall_paused: true })).status, 200);
-    assert.deepEqual(await stream.waitFor('wall-state'), { paused: true });
+    assert.deepEqual(await stream.waitFor('wall-state'), { paused: true, blank: false, layout: 'single' });
     // Saving other settings does not repeat the state.
     await admin.put('/admin/api/settings', { welcome_message: 'Hello' });
     assert.equal((await admin.put('/admin/api/settings', { wall_paused: false })).status, 200);
-    assert.deepEqual(await stream.waitFor('wall-state'), { paused: false });
+    assert.deepEqual(await stream.waitFor('wall-state'), { paused: false, blank: false, layout: 'single' });
     assert.equal(stream.text().match(/event: wall-state/g)?.length, 2);
   } finally {
     await stream.close();
