@@ -1,6 +1,6 @@
 import type { GalleryItem, GalleryPagination, GalleryResponse, HeartResponse, Stats, StatsResponse } from '../../common/api-types';
 import { t } from '../i18n';
-import { request } from './http';
+import { fetchFirst, request } from './http';
 
 /** GET /api/photos as the page uses it: a failure is success false with SPEC's message. */
 export interface PhotosPage {
@@ -24,7 +24,7 @@ export const EMPTY_STATS: Stats = { total_photos: 0, total_size_mb: 0, media_bre
 export async function fetchPhotos(offset: number, limit = PAGE_SIZE, only?: string | null): Promise<PhotosPage> {
   const empty = (error: string): PhotosPage => ({ success: false, photos: [], pagination: { total: 0, limit, offset, has_more: false }, error });
   try {
-    const res = await fetch(`/api/photos?limit=${limit}&offset=${offset}${only ? '&' + only : ''}`);
+    const res = await fetchFirst(`/api/photos?limit=${limit}&offset=${offset}${only ? '&' + only : ''}`);
     if (!res.ok) return empty(t('gallery.fetch_failed', { status: res.statusText || res.status }));
     const data = (await res.json()) as Partial<GalleryResponse>;
     if (!data.success || !Array.isArray(data.photos)) return empty(t('gallery.load_failed'));
@@ -40,7 +40,7 @@ export const sendHeart = (id: string, on: boolean) => request<HeartResponse>(on 
 /** GET /api/stats (SPEC §8: failures are only logged; the display stays at zero). */
 export async function fetchStats(): Promise<Stats> {
   try {
-    const res = await fetch('/api/stats');
+    const res = await fetchFirst('/api/stats');
     if (!res.ok) throw new Error(`stats ${res.status}`);
     const data = (await res.json()) as Partial<StatsResponse>;
     if (!data.success || !data.stats) throw new Error('stats answer without stats');

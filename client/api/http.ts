@@ -18,6 +18,24 @@ export class ApiError extends Error {
   }
 }
 
+declare global {
+  // eslint-disable-next-line no-var
+  var __early: Record<string, Promise<Response>> | undefined;
+}
+
+/**
+ * An answer the page's head already asked for (server/http/index-page.ts), taken once; later
+ * calls for the same address fetch anew.
+ */
+export function early(url: string): Promise<Response> | undefined {
+  const got = globalThis.__early?.[url];
+  if (got) delete globalThis.__early![url];
+  return got;
+}
+
+/** fetch, through an answer the head asked for when there is one. */
+export const fetchFirst = (url: string, init?: RequestInit): Promise<Response> => early(url) ?? fetch(url, init);
+
 async function read(res: Response): Promise<unknown> {
   const text = await res.text();
   if (!text) return null;
@@ -35,7 +53,7 @@ export async function request<T>(method: string, url: string, body?: unknown): P
     init.body = JSON.stringify(body);
     (init.headers as Record<string, string>)['Content-Type'] = 'application/json';
   }
-  const res = await fetch(url, init);
+  const res = await (method === 'GET' ? fetchFirst(url, init) : fetch(url, init));
   const data = await read(res);
   if (!res.ok) {
     const msg =

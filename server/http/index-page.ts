@@ -20,6 +20,21 @@ export interface PageHead {
 }
 
 /**
+ * The API answers a page needs for its first paint, asked for by a small script at the top of its
+ * head: they travel while the scripts load and run instead of after them (the client takes them
+ * once, client/api/http.ts `early`). Before the stylesheets, which an inline script would wait for.
+ */
+export function earlyRequests(pagePath: string, query: string): string {
+  if (pagePath.startsWith('/admin') || pagePath.startsWith('/b/')) return '';
+  const urls = ['/api/settings'];
+  // The plain gallery (an address with a filter or order asks for other photos).
+  if (pagePath === '/gallery' && !/(^|&)(moment|sort|highlights|challenge|table|only)=/.test(query))
+    urls.push('/api/photos?limit=20&offset=0', '/api/photos?limit=1&offset=0&highlights=true');
+  if (pagePath === '/live') urls.push('/api/stats');
+  return `<script>self.__early={};for(const u of ${JSON.stringify(urls)})self.__early[u]=fetch(u,{credentials:'include'})</script>`;
+}
+
+/**
  * The single-page client's index.html in the page's language and the wedding's look: `<html lang
  * dir data-theme>`, the couple's names in the title, the theme's colours and fonts, and a
  * modulepreload of the language's texts, which the script waits for before its first paint, so
@@ -40,7 +55,9 @@ export function indexPage(indexFile: string, pageHead: (path: string, language: 
         ? []
         : [GUEST_PART, ...(req.path.startsWith('/admin') ? ['admin'] : [])].map((p) => `<link rel="modulepreload" href="${catalogueUrl(language, p, build)}">`);
     const page = pageHead(req.path, language);
+    const early = earlyRequests(req.path, req.url.includes('?') ? req.url.slice(req.url.indexOf('?') + 1) : '');
     const html = template
+      .replace('<head>', `<head>\n    ${early}`)
       .replace(/<html[^>]*>/, `<html lang="${language}" dir="${directionOf(language)}" data-theme="${page.theme}">`)
       .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
       .replace(/<meta name="theme-color" content="[^"]*">/, `<meta name="theme-color" content="${page.color}">`)
