@@ -7,8 +7,12 @@ export interface LiveHandlers {
   /** A guestbook message became visible, or was hidden or deleted. */
   message(m: WallMessage): void;
   messageHidden(id: string): void;
-  /** The couple paused or resumed the wall, or chose what it shows (`source`). */
-  wallState(paused: boolean, source?: string): void;
+  /** The couple paused or resumed the wall, drew or opened its curtain, changed its layout, or chose what it shows (`source`). */
+  wallState(state: LiveEventData['wall-state']): void;
+  /** From the couple's remote: next, previous, or a photo now. */
+  command?(c: LiveEventData['wall-command']): void;
+  /** A short text over the wall. */
+  announce?(a: LiveEventData['wall-announce']): void;
   /** Sent by the server on every (re)connect; `resync` means the replay was incomplete. */
   ready(info: { resync: boolean }): void;
 }
@@ -95,7 +99,17 @@ export class LiveEvents {
 
   private onWallState = (e: Event) => {
     const d = this.data(e) as Partial<LiveEventData['wall-state']> | null;
-    if (d && typeof d.paused === 'boolean') this.handlers.wallState(d.paused, typeof d.source === 'string' ? d.source : undefined);
+    if (d && typeof d.paused === 'boolean') this.handlers.wallState(d as LiveEventData['wall-state']);
+  };
+
+  private onCommand = (e: Event) => {
+    const d = this.data(e) as Partial<LiveEventData['wall-command']> | null;
+    if (d && typeof d.command === 'string') this.handlers.command?.(d as LiveEventData['wall-command']);
+  };
+
+  private onAnnounce = (e: Event) => {
+    const d = this.data(e) as Partial<LiveEventData['wall-announce']> | null;
+    if (d && typeof d.text === 'string' && typeof d.seconds === 'number') this.handlers.announce?.(d as LiveEventData['wall-announce']);
   };
 
   private onReady = (e: Event) => {
@@ -120,6 +134,8 @@ export class LiveEvents {
     ['guestbook-visible', this.onMessage],
     ['guestbook-hidden', this.onMessageHidden],
     ['wall-state', this.onWallState],
+    ['wall-command', this.onCommand],
+    ['wall-announce', this.onAnnounce],
     ['ready', this.onReady],
     ['error', this.onError],
   ];

@@ -54,6 +54,14 @@ export class WallPlayer {
   private key = 0;
   private started = false;
   private disposed = false;
+  /** Held while another layout or the curtain is up: no timers, no preloads. */
+  private held = false;
+  /** What was shown before, newest last (ids), for the remote's "previous". */
+  private history: string[] = [];
+  /** The item to show on the next advance in place of the rotation's (previous / show now). */
+  private forced: WallItem | null = null;
+  /** The forced item is a step back: the slide it replaces is not recorded. */
+  private back = false;
 
   constructor(private readonly opts: PlayerOptions) {
     this.rotation = new Rotation(opts.max);
@@ -130,6 +138,44 @@ export class WallPlayer {
     this.schedule(Math.max(0, left));
   };
 
+  /** The remote's "next": the next slide now. */
+  next(): void {
+    if (!this.held) void this.advance();
+  }
+
+  /** The remote's "previous": the slide shown before the current one, when it is still visible. */
+  previous(): void {
+    while (this.history.length) {
+      const id = this.history.pop()!;
+      const item = this.rotation.get(id);
+      if (!item) continue;
+      this.forced = item;
+      this.back = true;
+      if (!this.held) void this.advance();
+      return;
+    }
+  }
+
+  /** The remote's "show this photo now": up at once (the cycle carries on after it); false when the wall does not have it. */
+  showNow(id: string): boolean {
+    const item = this.rotation.get(id);
+    if (!item) return false;
+    this.forced = item;
+    if (!this.held) void this.advance();
+    return true;
+  }
+
+  /** Another layout or the curtain is up: the slideshow stops (no timer, no preload) until released. */
+  hold(on: boolean): void {
+    if (on === this.held) return;
+    this.held = on;
+    if (on) {
+      this.gen++;
+      clearTimeout(this.advanceTimer);
+      this.dueAt = Infinity;
+    } else if (this.started) void this.advance();
+  }
+
   dispose(): void {
     this.disposed = true;
     this.gen++;
@@ -152,16 +198,18 @@ export class WallPlayer {
   private async advance(): Promise<void> {
     clearTimeout(this.advanceTimer);
     this.dueAt = Infinity;
-    if (this.disposed) return;
+    if (this.disposed || this.held) return;
     const gen = ++this.gen;
-    const item = this.rotation.next();
+    const forced = this.forced;
+    this.forced = null;
+    const item = forced ?? this.rotation.next();
     const cur = this.state.current;
     if (!item) {
       if (cur) this.show(null);
       return;
     }
     // A single photo stays up rather than fading into itself.
-    if (cur && cur.item.id === item.id && !isVideo(item) && this.rotation.has(cur.item.id)) {
+    if (!forced && cur && cur.item.id === item.id && !isVideo(item) && this.rotation.has(cur.item.id)) {
       this.schedule(this.opts.intervalMs);
       return;
     }
@@ -178,6 +226,12 @@ export class WallPlayer {
 
   private show(item: WallItem | null): void {
     const outgoing = this.state.current;
+    // Going back does not record the slide it leaves, so "previous" pressed again goes further back.
+    if (outgoing && !this.back && outgoing.item.id !== item?.id) {
+      this.history.push(outgoing.item.id);
+      if (this.history.length > 50) this.history.shift();
+    }
+    this.back = false;
     const current = item ? { key: ++this.key, item } : null;
     this.shownAt = Date.now();
     this.set({ current, previous: outgoing, shown: this.state.shown + (item ? 1 : 0), empty: this.rotation.size === 0 });

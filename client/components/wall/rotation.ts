@@ -23,6 +23,10 @@ export class Rotation {
     return this.items.some((i) => i.id === id);
   }
 
+  get(id: string): WallItem | undefined {
+    return this.items.find((i) => i.id === id);
+  }
+
   /** A fresh list (newest first); the cycle carries on after `currentId` when it is still there. */
   replace(items: readonly WallItem[], currentId?: string): void {
     const seen = new Set<string>();

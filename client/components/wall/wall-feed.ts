@@ -1,3 +1,4 @@
+import type { LiveEventData } from '../../../common/api-types';
 import { LiveEvents } from './live-events';
 import type { WallPlayer } from './player';
 import { isMessage, messageItem, messageSlideId, type WallItem } from './types';
@@ -13,8 +14,15 @@ export interface FeedOptions {
   mediaRetryMs: number;
   /** ...this many times. */
   mediaRetries: number;
-  /** The wall's pause, as the stream reports it. */
-  onWallState?(paused: boolean): void;
+  /** The wall's pause, curtain and layout, as the stream reports them. */
+  onWallState?(state: LiveEventData['wall-state']): void;
+  /** The remote's next, previous and "show this photo now". */
+  onCommand?(c: LiveEventData['wall-command']): void;
+  onAnnounce?(a: LiveEventData['wall-announce']): void;
+  /** The list changed (loaded, or an arrival). */
+  onChange?(): void;
+  /** A photo or message was hidden or deleted. */
+  onRemove?(id: string): void;
   /** After a reconnect that may have missed events: the pause is looked up again. */
   onResync?(): void;
 }
@@ -48,8 +56,11 @@ export class WallFeed {
       hidden: (id) => this.handle({ remove: id }),
       message: (m) => this.handle({ add: messageItem(m) }),
       messageHidden: (id) => this.handle({ remove: messageSlideId(id) }),
-      wallState: (paused, source) => {
-        this.opts.onWallState?.(paused);
+      command: (c) => this.opts.onCommand?.(c),
+      announce: (a) => this.opts.onAnnounce?.(a),
+      wallState: (state) => {
+        const { source } = state;
+        this.opts.onWallState?.(state);
         // All photos or only the highlights: the server's list follows the setting, so load it again.
         if (source !== undefined && source !== this.source) {
           this.source = source;
@@ -91,6 +102,7 @@ export class WallFeed {
         this.player.setItems(items);
         // Approved while still processing: now that it can be shown, it goes up next like any arrival.
         for (const i of items) if (this.waiting.delete(i.id)) this.player.add(i);
+        this.opts.onChange?.();
       })
       .catch((err) => console.error('Could not load the photos for the wall', err))
       .finally(() => {
@@ -111,9 +123,11 @@ export class WallFeed {
     if ('remove' in c) {
       this.waiting.delete(c.remove);
       this.player.remove(c.remove);
+      this.opts.onRemove?.(c.remove);
     } else if (isMessage(c.add) || c.add.backblaze_url) {
       this.waiting.delete(c.add.id);
       this.player.add(c.add);
+      this.opts.onChange?.();
     } else if (this.waiting.size < 100) {
       this.waiting.add(c.add.id);
       this.mediaTries = 0;

@@ -1,0 +1,30 @@
+import { t } from '../../i18n';
+import { ShareCorner } from './ShareCorner';
+import type { Tile } from './tile-board';
+
+/** The mosaic's and the magazine's grid: a cell per photo (in the magazine the first is the large one), and one for the QR code. */
+export function WallTiles({ tiles, size, empty, names }: { tiles: Tile[]; size: number; empty: boolean; names: string }) {
+  return (
+    <div className="wall-grid" data-tiles={size}>
+      {tiles.map((tile, i) => (
+        <div className={`wall-tile wall-tile-${i}`} key={tile.key} data-photo-id={tile.item.id}>
+          <img className="wall-tile-media" src={tile.item.backblaze_url ?? undefined} alt={tile.item.original_filename} decoding="async" />
+          {i === 0 && tile.item.uploader_name && (
+            <p className="wall-by" data-testid="wall-by">
+              {t('wall.by', { name: tile.item.uploader_name })}
+            </p>
+          )}
+        </div>
+      ))}
+      {empty && tiles.length === 0 && (
+        <div className="wall-tile wall-tile-0 wall-empty">
+          {names && <h1>{names}</h1>}
+          <p>{t('wall.empty')}</p>
+        </div>
+      )}
+      <div className="wall-tile wall-share-cell">
+        <ShareCorner />
+      </div>
+    </div>
+  );
+}
