@@ -272,8 +272,9 @@ export class LocalCache implements Originals {
     });
   }
 
-  /** Every original that may leave, leaves (tests, and an operator who wants the room now). */
-  evictNow(): Promise<EvictResult> {
+  /** Every original that may leave, leaves (tests, and an operator who wants the room now); after a run under way, never instead of it. */
+  async evictNow(): Promise<EvictResult> {
+    while (this.running) await this.running.catch(() => {});
     return this.once(() => this.evict(Infinity));
   }
 
