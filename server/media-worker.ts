@@ -9,8 +9,11 @@ import { StepTimeoutError } from './processing/limits.js';
 import { buildDerivatives, encodeWebCopy, measureStored, type MediaDeps } from './processing/media.js';
 import { rotateOriginal } from './processing/rotate.js';
 import { configureSharp } from './processing/sharp.js';
-import { sendableError, WORKER_HEARTBEAT_MS, type FromWorker, type ToWorker, type WorkerAudioRequest, type WorkerRequest } from './processing/worker-protocol.js';
+import { sendableError, WORKER_HEARTBEAT_MS, type FromWorker, type ToWorker, type WorkerAudioRequest, type WorkerKeepsakeRequest, type WorkerRequest } from './processing/worker-protocol.js';
 import { log } from './log.js';
+import { makeBook } from './keepsakes/book.js';
+import { makeFilm } from './keepsakes/film.js';
+import type { MakeControl } from './keepsakes/plan.js';
 
 let deps: MediaDeps | undefined;
 
@@ -28,11 +31,11 @@ const send = (m: FromWorker) => {
   if (process.connected) process.send!(m);
 };
 
-async function run(req: WorkerRequest | WorkerAudioRequest, deps: MediaDeps): Promise<void> {
+async function run(req: WorkerRequest | WorkerAudioRequest | WorkerKeepsakeRequest, deps: MediaDeps): Promise<void> {
   const op: Running = { abort: new AbortController(), paused: false };
   running.set(req.id, op);
   try {
-    const value = req.type === 'run-audio' ? await runAudio(req, deps, op.abort.signal) : await runMedia(req, deps, op);
+    const value = req.type === 'run-audio' ? await runAudio(req, deps, op.abort.signal) : req.type === 'run-keepsake' ? await runKeepsake(req, op) : await runMedia(req, deps, op);
     send({ type: 'done', id: req.id, value });
   } catch (e) {
     if (leaving) return; // answered already (see replace)
@@ -58,6 +61,22 @@ function runMedia(req: WorkerRequest, deps: MediaDeps, op: Running) {
   }
   if (req.op === 'measure') return measureStored(deps, req.photo);
   return rotateOriginal(deps.paths, req.photo, req.degrees ?? 90, deps.tools.stepMs);
+}
+
+/** A keepsake: its progress reported, and held between its steps while the server has it paused. */
+function runKeepsake(req: WorkerKeepsakeRequest, op: Running) {
+  const ctl: MakeControl = {
+    signal: op.abort.signal,
+    progress: throttled((percent) => send({ type: 'progress', id: req.id, seconds: percent })),
+    async turn() {
+      while (op.paused && !op.abort.signal.aborted) await new Promise((r) => setTimeout(r, 250));
+    },
+    onTool(tool) {
+      op.tool = tool;
+      if (op.paused) tool.pause();
+    },
+  };
+  return req.plan.kind === 'film' ? makeFilm(req.plan, ctl) : makeBook(req.plan, ctl);
 }
 
 function runAudio(req: WorkerAudioRequest, deps: MediaDeps, signal: AbortSignal) {
@@ -103,6 +122,7 @@ process.on('message', (m: ToWorker) => {
       return;
     case 'run':
     case 'run-audio':
+    case 'run-keepsake':
       if (!deps) return send({ type: 'failed', id: m.id, error: { kind: 'other', message: 'The media worker was not set up.' } });
       void run(m, deps);
       return;

@@ -26,6 +26,7 @@ import type { FacesService } from './faces/faces.service.js';
 import { createGuestbookModule } from './guestbook/guestbook.module.js';
 import { createGuestsModule } from './guests/guests.module.js';
 import { createHeartsModule } from './hearts/hearts.module.js';
+import { createKeepsakesModule } from './keepsakes/keepsakes.module.js';
 import type { Module } from './http/module.js';
 import { listen } from './http/listen.js';
 import { log } from './log.js';
@@ -216,6 +217,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createWallModule({ settings, bus, showable: async (id) => isShowable(await photoRows.get(id)) }),
     createOffsiteModule({ offsite }),
     createSimilarModule({ db, processing }),
+    createKeepsakesModule({ db, paths, settings, processing, originals, publicUrl: config.publicUrl, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }),
     createGuestbookModule({
       db,
       paths,

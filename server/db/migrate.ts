@@ -15,6 +15,7 @@ import * as m0101 from './migrations/2026-11-23-0001-accounts-audit.js';
 import * as m0201 from './migrations/2026-11-26-0001-guestbook-challenges.js';
 import * as m0301 from './migrations/2026-12-07-0001-offsite.js';
 import * as m0302 from './migrations/2026-12-07-0002-shared-uploads-removals.js';
+import * as m0305 from './migrations/2026-12-07-0005-keepsakes.js';
 
 // An explicit map (not a folder scan) so the migrations survive bundling.
 // Add new files here in order; never edit one that has shipped.
@@ -34,6 +35,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26-0001-guestbook-challenges': m0201,
   '2026-12-07-0001-offsite': m0301,
   '2026-12-07-0002-shared-uploads-removals': m0302,
+  '2026-12-07-0005-keepsakes': m0305,
 };
 
 /**

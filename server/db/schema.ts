@@ -272,6 +272,41 @@ export interface RecoveryCodesTable {
   used_at: string | null;
 }
 
+/** A film or photo book made from the day (its file under media/keepsakes/ once ready). */
+export interface KeepsakesTable {
+  id: string;
+  kind: 'film' | 'book';
+  status: Generated<'queued' | 'making' | 'ready' | 'error'>;
+  progress: Generated<number>;
+  /** JSON: what was asked (source, seconds, music_id, paper, title, the address its QR codes lead to). */
+  options: string;
+  /** Relative to DATA_DIR. */
+  path: string | null;
+  file_size: number | null;
+  error: string | null;
+  created_by: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+/** The couple's own track for the films. */
+export interface KeepsakeMusicTable {
+  id: string;
+  /** Relative to DATA_DIR. */
+  path: string;
+  original_name: string;
+  content_type: string;
+  file_size: number;
+  duration: number;
+  created_at: string;
+}
+
+export interface KeepsakeShareTable {
+  id: number;
+  share_film: number;
+  updated_at: string;
+}
+
 export interface DB {
   users: UsersTable;
   sessions: SessionsTable;
@@ -297,6 +332,9 @@ export interface DB {
   offsite_objects: OffsiteObjectsTable;
   offsite_dirty: OffsiteDirtyTable;
   offsite_meta: OffsiteMetaTable;
+  keepsakes: KeepsakesTable;
+  keepsake_music: KeepsakeMusicTable;
+  keepsake_share: KeepsakeShareTable;
 }
 
 /** A file under DATA_DIR that belongs in the couple's bucket (the key below the prefix is `rel`). */

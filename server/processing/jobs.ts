@@ -20,6 +20,8 @@ export interface JobKinds {
   'measure-all': { payload: Record<string, never>; result: void };
   /** The playable copy of a guestbook message's voice note. */
   'voice-copy': { payload: { entryId: string }; result: void };
+  /** A film or photo book made from the day: only when nothing else waits. */
+  keepsake: { payload: { keepsakeId: string }; result: void };
 }
 export type JobType = keyof JobKinds;
 export type Payload<T extends JobType> = JobKinds[T]['payload'];

@@ -8,7 +8,8 @@ import { StepTimeoutError } from './limits.js';
 import { QueueStoppedError } from './queue.js';
 import type { AudioFacts } from './audio.js';
 import type { WebCopyOptions } from './video.js';
-import { receivedError, type AudioOps, type FromWorker, type MediaOps, type Operation, type ToWorker, type WorkerAudioRequest, type WorkerSetup } from './worker-protocol.js';
+import type { KeepsakeOutcome, KeepsakePlan } from '../keepsakes/plan.js';
+import { receivedError, type WorkerKeepsakeRequest, type AudioOps, type FromWorker, type MediaOps, type Operation, type ToWorker, type WorkerAudioRequest, type WorkerSetup } from './worker-protocol.js';
 
 /** Nice value of the media worker: requests first, processing gets every core nobody else wants. */
 export const WORKER_NICE = 10;
@@ -106,6 +107,11 @@ export class MediaWorker implements MediaOps, AudioOps {
 
   audioCopy(input: string, output: string, facts: AudioFacts, signal?: AbortSignal): Promise<number> {
     return this.request((id): WorkerAudioRequest => ({ type: 'run-audio', id, op: 'copy', input, output, facts }), { signal });
+  }
+
+  /** Makes a film or photo book; `onProgress` gets its percent done, `onStart` its pause and resume. */
+  makeKeepsake(plan: KeepsakePlan, o: CallOptions = {}): Promise<KeepsakeOutcome> {
+    return this.request((id): WorkerKeepsakeRequest => ({ type: 'run-keepsake', id, plan }), o);
   }
 
   /** The worker's process id while it runs (tests and benchmarks look at it). */

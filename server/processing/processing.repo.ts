@@ -144,6 +144,14 @@ export class ProcessingRepo {
       .execute();
   }
 
+  /** Whether a job of another type than `types` is running or ready to run (those go first). */
+  async othersBusy(types: readonly string[]): Promise<boolean> {
+    const r = await sql<{ n: number }>`
+      SELECT EXISTS (SELECT 1 FROM jobs WHERE type NOT IN (${sql.join([...types])})
+        AND (status = 'running' OR (status = 'queued' AND run_after <= ${Date.now()}))) AS n`.execute(this.db);
+    return Number(r.rows[0]?.n ?? 0) === 1;
+  }
+
   async countUnfinished(): Promise<number> {
     const r = await this.db
       .selectFrom('jobs')

@@ -17,6 +17,19 @@ import { watchTools } from './tool-watch.js';
 import type { ToolName } from './tools.js';
 import { createTranscoder } from './transcode.js';
 import { createVoiceNotes, type VoiceNotes } from './voice-notes.js';
+import type { KeepsakeOutcome, KeepsakePlan } from '../keepsakes/plan.js';
+
+/** Makes a keepsake in the media worker; `onProgress` gets its percent done. */
+export type MakeKeepsake = (plan: KeepsakePlan, onProgress: (percent: number) => void) => Promise<KeepsakeOutcome>;
+
+/** What the keepsakes module does with its jobs. */
+export interface KeepsakeRunner {
+  run(keepsakeId: string, make: MakeKeepsake): Promise<void>;
+  failed(keepsakeId: string, error: Error): Promise<void>;
+}
+
+/** How often a keepsake being made looks whether other jobs wait (it pauses for them). */
+const YIELD_CHECK_MS = 500;
 
 export type { RegenerateStats };
 
@@ -54,6 +67,11 @@ export interface Processing {
   onMeasured(fn: (photoId: string) => Promise<void>): () => void;
   /** Measures, one at a time in the queue, every image processed before measures existed. */
   measureAll(): Promise<void>;
+  /** Films and photo books: queued at the lowest priority, made by the media worker, paused while other jobs wait. */
+  keepsakes: {
+    enqueue(keepsakeId: string): Promise<void>;
+    handle(runner: KeepsakeRunner): () => void;
+  };
   /** The guestbook's voice notes: read while a request waits, playable copies made as jobs. */
   voiceNotes: VoiceNotes;
   /** Resolves when no job is queued or running. */
@@ -98,6 +116,34 @@ export function createProcessing({ config, paths, db, photos, originals = localO
     }
   };
 
+  let keepsakeRunner: KeepsakeRunner | undefined;
+  /** A keepsake in the worker, paused whenever another job is running or ready, resumed once none is. */
+  const makeKeepsake: MakeKeepsake = async (plan, onProgress) => {
+    let tool: { pause(): void; resume(): void } | undefined;
+    let paused = false;
+    let looking = false;
+    const timer = setInterval(() => {
+      if (looking || !tool) return;
+      looking = true;
+      queue
+        .othersBusy()
+        .then((busy) => {
+          if (busy !== paused) {
+            paused = busy;
+            if (busy) tool?.pause();
+            else tool?.resume();
+          }
+        })
+        .catch(() => undefined)
+        .finally(() => (looking = false));
+    }, YIELD_CHECK_MS);
+    try {
+      return await worker.makeKeepsake(plan, { onStart: (t) => (tool = t), onProgress });
+    } finally {
+      clearInterval(timer);
+    }
+  };
+
   const failedListeners = new Set<(photoId: string) => Promise<void>>();
   const toolListeners = new Set<(tool: string) => void>();
 
@@ -132,12 +178,15 @@ export function createProcessing({ config, paths, db, photos, originals = localO
         return photoJobs.measureAll();
       case 'voice-copy':
         return voiceNotes.run(job.payload.entryId);
+      case 'keepsake':
+        if (!keepsakeRunner) throw new Error('Keepsakes are not set up.');
+        return keepsakeRunner.run(job.payload.keepsakeId, makeKeepsake);
     }
   };
 
   const queue = new JobQueue(
     new ProcessingRepo(db),
-    { concurrency: config.processingConcurrency, coordinatorTypes: ['regenerate-all', 'measure-all'], soloTypes: ['transcode'], soloLane: lane },
+    { concurrency: config.processingConcurrency, coordinatorTypes: ['regenerate-all', 'measure-all'], soloTypes: ['transcode'], soloLane: lane, idleTypes: ['keepsake'] },
     {
       run,
       async failed(job, error) {
@@ -147,6 +196,7 @@ export function createProcessing({ config, paths, db, photos, originals = localO
           for (const fn of failedListeners) await fn(job.payload.photoId).catch((e) => log.warn(`After the failure of ${job.payload.photoId}`, e));
         }
         if (job.type === 'voice-copy') await voiceNotes.failed(job.payload.entryId, error);
+        if (job.type === 'keepsake') await keepsakeRunner?.failed(job.payload.keepsakeId, error);
       },
     },
   );
@@ -200,6 +250,15 @@ export function createProcessing({ config, paths, db, photos, originals = localO
       if ((await photos.unmeasuredIds(1)).length === 0) return;
       // One backfill at a time: a restart while one runs resumes that one (its key is taken).
       await queue.enqueue('measure-all', {}, { key: `measure-all:${await photos.unmeasuredIds(1).then((ids) => ids[0])}`, maxAttempts: 3 });
+    },
+    keepsakes: {
+      enqueue: (keepsakeId) => queue.enqueue('keepsake', { keepsakeId }, { key: `keepsake:${keepsakeId}`, maxAttempts: 2 }),
+      handle(runner) {
+        keepsakeRunner = runner;
+        return () => {
+          if (keepsakeRunner === runner) keepsakeRunner = undefined;
+        };
+      },
     },
     voiceNotes: voiceNotes.api,
     idle: () => queue.idle(),

@@ -26,6 +26,11 @@ export interface QueueOptions {
   soloTypes?: readonly JobType[];
   /** Which solo job runs, shortest video first (default: one at a time, oldest first). */
   soloLane?: SoloLane;
+  /**
+   * The lowest priority (keepsakes): one at a time, outside the worker slots, and only started
+   * while no other job is running or ready; the job itself yields to the others (othersBusy).
+   */
+  idleTypes?: readonly JobType[];
 }
 
 const POLL_MS = 1000;
@@ -50,6 +55,7 @@ export class JobQueue {
   private readonly active = new Set<Promise<void>>();
   private readonly coordinating = new Set<Promise<void>>();
   private readonly solo = new Set<Promise<void>>();
+  private readonly lowest = new Set<Promise<void>>();
   private readonly waiters = new Map<number, Waiter>();
   /** Ids of jobs claimed and not yet finished. */
   private readonly claimed = new Set<number>();
@@ -139,8 +145,8 @@ export class JobQueue {
     this.running = false;
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
-    if (this.active.size || this.solo.size) {
-      await Promise.race([Promise.allSettled([...this.active, ...this.solo]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    if (this.active.size || this.solo.size || this.lowest.size) {
+      await Promise.race([Promise.allSettled([...this.active, ...this.solo, ...this.lowest]), new Promise((r) => setTimeout(r, graceMs).unref())]);
     }
     // Cut short by a clean stop, not by the file: give their attempt back before the next start.
     if (this.claimed.size) await this.repo.release([...this.claimed]).catch((e) => log.warn('Could not release unfinished jobs', e));
@@ -154,7 +160,7 @@ export class JobQueue {
   async idle(pollMs = 50): Promise<void> {
     for (;;) {
       const left = await this.repo.countUnfinished();
-      if (left === 0 && this.active.size === 0 && this.coordinating.size === 0 && this.solo.size === 0) return;
+      if (left === 0 && this.active.size === 0 && this.coordinating.size === 0 && this.solo.size === 0 && this.lowest.size === 0) return;
       await new Promise((r) => setTimeout(r, pollMs));
     }
   }
@@ -181,7 +187,8 @@ export class JobQueue {
     const coordinatorTypes = this.options.coordinatorTypes;
     const soloTypes = this.options.soloTypes ?? [];
     // The claim filter names the types a claim takes (coordinators: true) or leaves (false).
-    const notWorkers = [...coordinatorTypes, ...soloTypes];
+    const idleTypes = this.options.idleTypes ?? [];
+    const notWorkers = [...coordinatorTypes, ...soloTypes, ...idleTypes];
     while (this.running && this.active.size < this.options.concurrency) {
       const row = await this.repo.claim({ coordinatorTypes: notWorkers, coordinators: false });
       if (!row) break;
@@ -206,6 +213,15 @@ export class JobQueue {
       if (!row) break;
       this.track(this.coordinating, row);
     }
+    if (this.running && idleTypes.length && !this.lowest.size && !this.active.size && !this.solo.size && !(await this.repo.othersBusy(idleTypes))) {
+      const row = await this.repo.claim({ coordinatorTypes: idleTypes, coordinators: true });
+      if (row) this.track(this.lowest, row);
+    }
+  }
+
+  /** Whether jobs other than the lowest-priority ones are running or ready: those yield meanwhile. */
+  othersBusy(): Promise<boolean> {
+    return this.repo.othersBusy(this.options.idleTypes ?? []);
   }
 
   private track(set: Set<Promise<void>>, row: JobRow): void {

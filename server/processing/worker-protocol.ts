@@ -3,6 +3,7 @@ import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import type { Message } from '../../common/languages.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import type { AudioFacts } from './audio.js';
+import type { KeepsakeOutcome, KeepsakePlan } from '../keepsakes/plan.js';
 import { isMachineFailure, MachineFailure, MediaError } from './failures.js';
 import { StepTimeoutError } from './limits.js';
 import { ToolMissingError, type ToolName } from './tools.js';
@@ -61,8 +62,15 @@ export interface WorkerAudioRequest {
   facts?: AudioFacts;
 }
 
+/** A keepsake (keepsakes/film.ts, book.ts): everything it needs is in the plan. */
+export interface WorkerKeepsakeRequest {
+  type: 'run-keepsake';
+  id: number;
+  plan: KeepsakePlan;
+}
+
 /** `pause`/`resume`: stop and continue an operation's running tool (a web copy's encoder). */
-export type ToWorker = WorkerSetup | WorkerRequest | WorkerAudioRequest | { type: 'cancel' | 'pause' | 'resume'; id: number } | { type: 'stop' };
+export type ToWorker = WorkerSetup | WorkerRequest | WorkerAudioRequest | WorkerKeepsakeRequest | { type: 'cancel' | 'pause' | 'resume'; id: number } | { type: 'stop' };
 
 /** An error as it crosses the channel: its kind decides what it becomes on the server's side. */
 export interface SentError {
@@ -77,12 +85,12 @@ export interface SentError {
 
 /**
  * `alive` comes every WORKER_HEARTBEAT_MS while the worker's event loop turns; `progress` tells
- * how many seconds of a video an operation has encoded.
+ * how many seconds of a video an operation has encoded (a keepsake: its percent done).
  */
 export type FromWorker =
   | { type: 'ready' }
   | { type: 'alive' }
-  | { type: 'done'; id: number; value: PhotoUpdate | AudioFacts | number }
+  | { type: 'done'; id: number; value: PhotoUpdate | AudioFacts | KeepsakeOutcome | number }
   | { type: 'failed'; id: number; error: SentError }
   | { type: 'progress'; id: number; seconds: number };
 

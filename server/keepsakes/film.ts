@@ -1,0 +1,321 @@
+import fsp from 'node:fs/promises';
+import path from 'node:path';
+import { run } from '../processing/ffmpeg.js';
+import { ToolMissingError } from '../processing/tools.js';
+import { toolInstalled } from '../processing/tools.js';
+import { bestFile } from './fonts.js';
+import type { FilmPlan, KeepsakeOutcome, MakeControl, PlanItem } from './plan.js';
+
+export const FPS = 30;
+export const FILM_WIDTH = 1920;
+export const FILM_HEIGHT = 1080;
+/** A cross-fade: 0.8 s. */
+const XF = 24;
+const TITLE = 4 * FPS;
+const CLOSING = 4 * FPS;
+/** A photo stays 3 to 7 s; a clip gives its best 2 to 5 s. */
+const PHOTO_MIN = 3 * FPS;
+const PHOTO_MAX = 7 * FPS;
+const CLIP_MIN = 2 * FPS;
+const CLIP_MAX = 5 * FPS;
+/** Pieces a segment renders in one ffmpeg run: memory stays that of a few pictures. */
+const PER_SEGMENT = 8;
+
+/** One piece of the film: the title, a photo, a clip's best seconds or the closing card, `frames` long (cross-fades included). */
+export type Piece =
+  | { kind: 'title' | 'closing'; frames: number }
+  | { kind: 'photo'; frames: number; item: PlanItem }
+  | { kind: 'clip'; frames: number; item: PlanItem; start: number };
+
+/**
+ * Which items the film shows and for how long, so that it lasts `seconds` (to the frame) where
+ * there is material enough; `items` come best first and are shown in the order they were taken.
+ */
+export function arrange(items: PlanItem[], seconds: number, dayOrder: (a: PlanItem, b: PlanItem) => number): Piece[] {
+  const target = Math.round(seconds * FPS);
+  const clipFrames = (p: PlanItem) => Math.min(CLIP_MAX, Math.floor((p.duration ?? 0) * FPS));
+  // Clips: at most a quarter of the film.
+  let clips = items.filter((p) => p.video && clipFrames(p) >= CLIP_MIN);
+  const clipBudget = target / 4;
+  let sum = 0;
+  clips = clips.filter((p) => (sum + clipFrames(p) <= clipBudget ? ((sum += clipFrames(p)), true) : false));
+  const clipTotal = clips.reduce((n, p) => n + clipFrames(p), 0);
+  const photos = items.filter((p) => !p.video);
+  // Frames the photos share once the cards and clips have theirs; each piece after the first overlaps the one before by XF.
+  const share = (k: number) => target - TITLE - CLOSING - clipTotal + XF * (k + clips.length + 1);
+  let k = photos.length;
+  while (k > 1 && share(k) / k < PHOTO_MIN) k--;
+  const chosen = photos.slice(0, k);
+  const per = k ? Math.min(PHOTO_MAX, Math.floor(share(k) / k)) : 0;
+  let extra = k && per < PHOTO_MAX ? share(k) - per * k : 0;
+  const shown = [...chosen, ...clips].sort(dayOrder);
+  const pieces: Piece[] = [{ kind: 'title', frames: TITLE }];
+  for (const item of shown) {
+    if (item.video) {
+      const frames = clipFrames(item);
+      const start = Math.max(0, ((item.duration ?? 0) - frames / FPS) / 2);
+      pieces.push({ kind: 'clip', frames, item, start: Math.round(start * 1000) / 1000 });
+    } else {
+      const more = extra > 0 ? 1 : 0;
+      extra -= more;
+      pieces.push({ kind: 'photo', frames: per + more, item });
+    }
+  }
+  pieces.push({ kind: 'closing', frames: CLOSING });
+  return pieces;
+}
+
+/** Where each piece starts on the film's timeline (frames), and the film's length. */
+export function timeline(pieces: Piece[]): { starts: number[]; total: number } {
+  const starts: number[] = [];
+  let t = 0;
+  for (const p of pieces) {
+    starts.push(t);
+    t += p.frames - XF;
+  }
+  return { starts, total: t + XF };
+}
+
+/** A value in a filter graph: quoted, with the characters the graph and the option parser read escaped. */
+const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "'\\\\\\''").replace(/:/g, '\\:')}'`;
+const colour = (hex: string) => `0x${hex.replace('#', '')}`;
+
+/** A metadata value in an ffmetadata file. */
+const meta = (s: string) => s.replace(/[\\=;#\n]/g, (c) => (c === '\n' ? ' ' : `\\${c}`));
+
+interface Job {
+  plan: FilmPlan;
+  ctl: MakeControl;
+  /** Text files drawtext reads (no escaping of the couple's words in the graph). */
+  texts: Map<string, string>;
+}
+
+async function textFile(job: Job, text: string): Promise<string> {
+  let file = job.texts.get(text);
+  if (!file) {
+    file = path.join(job.plan.work, `text-${job.texts.size}.txt`);
+    await fsp.writeFile(file, text);
+    job.texts.set(text, file);
+  }
+  return file;
+}
+
+/** A card: the cover photo blurred behind (or the theme's colour), the names, a line under them, fading in. */
+async function card(job: Job, p: Piece, input: number | null, lines: { text: string; face: 'serif' | 'sans'; size: number; y: number }[]): Promise<string> {
+  const { plan } = job;
+  const d = p.frames;
+  const base =
+    input === null
+      ? `color=c=${colour(plan.colours.bg)}:s=${FILM_WIDTH}x${FILM_HEIGHT}:r=${FPS},trim=end_frame=${d},vignette=PI/5`
+      : `[${input}:v]scale=${FILM_WIDTH}:${FILM_HEIGHT}:force_original_aspect_ratio=increase,crop=${FILM_WIDTH}:${FILM_HEIGHT},boxblur=24:3,eq=brightness=-0.22:saturation=0.8,` +
+        `zoompan=z='1+0.04*on/${d}':x='(iw-iw/zoom)/2':y='(ih-ih/zoom)/2':d=${d}:s=${FILM_WIDTH}x${FILM_HEIGHT}:fps=${FPS}`;
+  const ink = input === null ? colour(plan.colours.text) : 'white';
+  const draws: string[] = [];
+  for (const line of lines) {
+    if (!line.text) continue;
+    const font = bestFile(plan.fonts[line.face], line.text);
+    if (!font) continue;
+    draws.push(
+      `drawtext=fontfile=${q(font)}:textfile=${q(await textFile(job, line.text))}:fontsize=${line.size}:fontcolor=${ink}:` +
+        `x=(w-text_w)/2:y=${line.y}-text_h/2:alpha='min(1,t/1.2)'`,
+    );
+  }
+  return [base, ...draws, 'setsar=1,format=yuv420p'].join(',');
+}
+
+/** A photo with a slow zoom (and a drift), on a soft blurred fill when its shape is not the film's: never stretched. */
+function photoChain(p: Piece & { kind: 'photo' }, input: number, n: number): string {
+  const d = p.frames;
+  const { width, height } = p.item;
+  const aspect = width / height;
+  // A quarter larger than the film: room for the zoom, little to scale each frame.
+  const W2 = FILM_WIDTH * 1.25;
+  const H2 = FILM_HEIGHT * 1.25;
+  const fills = aspect < 1.45 || aspect > 2.1;
+  const still = fills
+    ? `[${input}:v]split[a${n}][b${n}];[a${n}]scale=480:270:force_original_aspect_ratio=increase,crop=480:270,boxblur=16:2,eq=brightness=-0.1,scale=${W2}:${H2},setsar=1[bg${n}];` +
+      `[b${n}]scale=${W2}:${H2}:force_original_aspect_ratio=decrease,setsar=1[fg${n}];[bg${n}][fg${n}]overlay=(W-w)/2:(H-h)/2`
+    : `[${input}:v]scale=${W2}:${H2}:force_original_aspect_ratio=increase,crop=${W2}:${H2},setsar=1`;
+  // Alternate: zoom in on the centre, zoom out drifting right, zoom in drifting up.
+  const moves = [
+    { z: `1+0.1*on/${d}`, x: `(iw-iw/zoom)/2`, y: `(ih-ih/zoom)/2` },
+    { z: `1.1-0.1*on/${d}`, x: `(iw-iw/zoom)*(0.3+0.4*on/${d})`, y: `(ih-ih/zoom)/2` },
+    { z: `1.04+0.08*on/${d}`, x: `(iw-iw/zoom)/2`, y: `(ih-ih/zoom)*(0.6-0.3*on/${d})` },
+  ];
+  const m = moves[n % moves.length];
+  return `${still},zoompan=z='${m.z}':x='${m.x}':y='${m.y}':d=${d}:s=${FILM_WIDTH}x${FILM_HEIGHT}:fps=${FPS},setsar=1,format=yuv420p`;
+}
+
+/** A clip's best seconds: its frames fitted inside the film's on a blurred fill of themselves. */
+function clipChain(p: Piece & { kind: 'clip' }, input: number, n: number): string {
+  const d = p.frames;
+  return (
+    `[${input}:v]fps=${FPS},setpts=PTS-STARTPTS,split[a${n}][b${n}];[a${n}]scale=480:270:force_original_aspect_ratio=increase,crop=480:270,boxblur=16:2,eq=brightness=-0.1,scale=${FILM_WIDTH}:${FILM_HEIGHT},setsar=1[bg${n}];` +
+    `[b${n}]scale=${FILM_WIDTH}:${FILM_HEIGHT}:force_original_aspect_ratio=decrease,setsar=1[fg${n}];[bg${n}][fg${n}]overlay=(W-w)/2:(H-h)/2:shortest=1,` +
+    `tpad=stop_mode=clone:stop=${d},trim=end_frame=${d},setpts=PTS-STARTPTS,setsar=1,format=yuv420p`
+  );
+}
+
+const inputOf = (p: Piece, plan: FilmPlan): string[] | null => {
+  if (p.kind === 'photo') return ['-i', p.item.file];
+  if (p.kind === 'clip') return ['-ss', String(p.start), '-t', String(p.frames / FPS + 0.5), '-i', p.item.file];
+  return plan.cover ? ['-i', plan.cover] : null;
+};
+
+/**
+ * One segment of the film: pieces `from`..`to` cross-faded into one another, and into the first
+ * XF frames of the piece after it (which the next segment then starts after), so the segments
+ * join with plain concatenation.
+ */
+async function renderSegment(job: Job, pieces: Piece[], from: number, to: number, file: string, onFrames: (frames: number) => void): Promise<number> {
+  const { plan } = job;
+  const args = ['-v', 'error', '-nostdin', '-y'];
+  const graph: string[] = [];
+  let inputs = 0;
+  const labels: { label: string; frames: number }[] = [];
+  const last = Math.min(to + 1, pieces.length - 1);
+  for (let i = from; i <= last; i++) {
+    const p = pieces[i];
+    const inArgs = inputOf(p, plan);
+    let input: number | null = null;
+    if (inArgs) {
+      args.push(...inArgs);
+      input = inputs++;
+    }
+    let chain: string;
+    if (p.kind === 'title') chain = await card(job, p, input, [{ text: plan.names, face: 'serif', size: 112, y: 470 }, { text: plan.date, face: 'sans', size: 46, y: 640 }]);
+    else if (p.kind === 'closing') chain = await card(job, p, input, [{ text: plan.closing, face: 'serif', size: 84, y: 470 }, { text: plan.names, face: 'sans', size: 46, y: 620 }]);
+    else if (p.kind === 'photo') chain = photoChain(p, input!, i);
+    else chain = clipChain(p as Piece & { kind: 'clip' }, input!, i);
+    // The first piece's start went into the previous segment's last fade; the piece after this segment gives only its start.
+    let frames = p.frames;
+    if (i === from && from > 0) {
+      chain += `,trim=start_frame=${XF},setpts=PTS-STARTPTS`;
+      frames -= XF;
+    }
+    if (i === to + 1) {
+      chain += `,trim=end_frame=${XF},setpts=PTS-STARTPTS`;
+      frames = XF;
+    }
+    graph.push(`${chain}[p${i}]`);
+    labels.push({ label: `p${i}`, frames });
+  }
+  let cur = labels[0];
+  for (let k = 1; k < labels.length; k++) {
+    const next = labels[k];
+    const out = `x${k}`;
+    graph.push(`[${cur.label}][${next.label}]xfade=transition=fade:duration=${XF / FPS}:offset=${(cur.frames - XF) / FPS}[${out}]`);
+    cur = { label: out, frames: cur.frames + next.frames - XF };
+  }
+  args.push('-filter_complex', graph.join(';'), '-map', `[${cur.label}]`, '-frames:v', String(cur.frames));
+  args.push('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-r', String(FPS), '-g', String(FPS * 2), '-an');
+  args.push('-progress', 'pipe:1', '-nostats', '-f', 'mpegts', file);
+  let buffered = '';
+  await ffmpeg(job, args, 120_000 + cur.frames * 400, (chunk) => {
+    buffered += chunk.toString();
+    const lines = buffered.split('\n');
+    buffered = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('frame=')) onFrames(Number(line.slice(6)) || 0);
+  });
+  return cur.frames;
+}
+
+function ffmpeg(job: Job, args: string[], timeoutMs: number, onOutput?: (chunk: Buffer) => void): Promise<Buffer> {
+  const { plan, ctl } = job;
+  if (!toolInstalled(plan.ffmpegPath)) return Promise.reject(new ToolMissingError('ffmpeg'));
+  return run('nice', ['-n', '19', plan.ffmpegPath, ...args], { name: 'ffmpeg', timeoutMs, signal: ctl.signal, onOutput, onStart: (t) => ctl.onTool?.(t) });
+}
+
+async function hasAudio(plan: FilmPlan, file: string): Promise<boolean> {
+  const out = await run(plan.ffprobePath, ['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=index', '-of', 'csv=p=0', file], { timeoutMs: 30_000 }).catch(() => Buffer.from(''));
+  return out.toString().trim().length > 0;
+}
+
+/** The chapters: one per moment, from the first piece that belongs to it (the first from the film's start). */
+export function chapters(plan: FilmPlan, pieces: Piece[], starts: number[], total: number): { title: string; start: number; end: number }[] {
+  const out: { title: string; start: number; end: number }[] = [];
+  pieces.forEach((p, i) => {
+    if (p.kind !== 'photo' && p.kind !== 'clip') return;
+    const m = p.item.moment;
+    if (m < 0 || out[out.length - 1]?.title === plan.moments[m]) return;
+    out.push({ title: plan.moments[m], start: out.length ? starts[i] : 0, end: total });
+  });
+  if (!out.length) out.push({ title: plan.title, start: 0, end: total });
+  for (let i = 0; i < out.length - 1; i++) out[i].end = out[i + 1].start;
+  return out;
+}
+
+/**
+ * The highlight film: H.264 + AAC, 1920x1080 at 30 fps, index first (faststart). Rendered in
+ * segments (progress is real, memory that of one segment), joined, then the music and the
+ * clips' sound are mixed under it and a chapter per moment is written.
+ */
+export async function makeFilm(plan: FilmPlan, ctl: MakeControl): Promise<KeepsakeOutcome> {
+  await fsp.mkdir(plan.work, { recursive: true });
+  const job: Job = { plan, ctl, texts: new Map() };
+  // Items come best first; the film shows those it takes in the order of the day (each moment by the time taken).
+  const pieces = arrange(plan.items, plan.seconds, (a, b) => (a.moment < 0 ? 1e9 : a.moment) - (b.moment < 0 ? 1e9 : b.moment) || a.at - b.at);
+  const { starts, total } = timeline(pieces);
+  const part = `${plan.output}.part.mp4`;
+  try {
+    const segments: string[] = [];
+    let doneFrames = 0;
+    for (let from = 0, n = 0; from < pieces.length; from += PER_SEGMENT, n++) {
+      await ctl.turn();
+      const to = Math.min(from + PER_SEGMENT - 1, pieces.length - 1);
+      const file = path.join(plan.work, `segment-${String(n).padStart(4, '0')}.ts`);
+      const base = doneFrames;
+      const frames = await renderSegment(job, pieces, from, to, file, (f) => ctl.progress(Math.min(95, Math.floor(((base + f) / total) * 95))));
+      doneFrames += frames;
+      segments.push(file);
+      ctl.progress(Math.min(95, Math.floor((doneFrames / total) * 95)));
+    }
+    await ctl.turn();
+    const seconds = total / FPS;
+    const list = path.join(plan.work, 'segments.txt');
+    await fsp.writeFile(list, segments.map((s) => `file '${s.replace(/'/g, "'\\''")}'`).join('\n') + '\n');
+    const marks = chapters(plan, pieces, starts, total);
+    const chapterFile = path.join(plan.work, 'chapters.txt');
+    await fsp.writeFile(
+      chapterFile,
+      `;FFMETADATA1\ntitle=${meta(plan.title)}\n` + marks.map((c) => `[CHAPTER]\nTIMEBASE=1/${FPS}\nSTART=${c.start}\nEND=${c.end}\ntitle=${meta(c.title)}\n`).join(''),
+    );
+    const args = ['-v', 'error', '-nostdin', '-y', '-f', 'concat', '-safe', '0', '-i', list];
+    let inputs = 1;
+    const audio: string[] = [`anullsrc=r=48000:cl=stereo,atrim=end=${seconds}[silence]`];
+    const mix = ['[silence]'];
+    let musicIn: number | null = null;
+    if (plan.music) {
+      args.push('-stream_loop', '-1', '-i', plan.music);
+      musicIn = inputs++;
+      audio.push(`[${musicIn}:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,atrim=end=${seconds},asetpts=N/SR/TB,afade=t=in:d=1.5,volume=0.8[music]`);
+      mix.push('[music]');
+    }
+    for (let i = 0; i < pieces.length; i++) {
+      const p = pieces[i];
+      if (p.kind !== 'clip' || !(await hasAudio(plan, p.item.file))) continue;
+      const len = p.frames / FPS;
+      args.push('-ss', String(p.start), '-t', String(len), '-i', p.item.file);
+      const at = Math.round((starts[i] / FPS) * 1000);
+      audio.push(
+        `[${inputs}:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,asetpts=PTS-STARTPTS,afade=t=in:d=0.4,afade=t=out:st=${Math.max(0, len - 0.6)}:d=0.6,` +
+          `volume=${plan.music ? 0.3 : 1},adelay=${at}|${at}[c${i}]`,
+      );
+      mix.push(`[c${i}]`);
+      inputs++;
+    }
+    args.push('-f', 'ffmetadata', '-i', chapterFile);
+    const metaIn = inputs++;
+    const fadeOut = Math.min(4, seconds / 4);
+    audio.push(`${mix.join('')}amix=inputs=${mix.length}:duration=first:normalize=0,afade=t=out:st=${seconds - fadeOut}:d=${fadeOut}[aout]`);
+    args.push('-filter_complex', audio.join(';'), '-map', '0:v', '-map', '[aout]', '-map_metadata', String(metaIn), '-map_chapters', String(metaIn));
+    args.push('-c:v', 'copy', '-c:a', 'aac', '-b:a', '192k', '-ar', '48000', '-ac', '2', '-t', String(seconds), '-movflags', '+faststart', '-f', 'mp4', part);
+    await ffmpeg(job, args, 300_000 + total * 50);
+    await fsp.rename(part, plan.output);
+    ctl.progress(100);
+    return { bytes: (await fsp.stat(plan.output)).size, seconds };
+  } finally {
+    await fsp.rm(part, { force: true });
+    await fsp.rm(plan.work, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,120 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { themeById, type FontFace as ThemeFont } from '../../common/themes.js';
+import { clientDir } from '../paths.js';
+
+/** One font file of a theme's face and the characters it holds (its CSS unicode-range). */
+export interface FontFile {
+  file: string;
+  /** Inclusive code point ranges. */
+  ranges: [number, number][];
+}
+
+/** A face (the names' serif, the text's sans) as files split by script, Latin first. */
+export interface KeepsakeFace {
+  family: string;
+  files: FontFile[];
+}
+
+export interface KeepsakeFonts {
+  serif: KeepsakeFace;
+  sans: KeepsakeFace;
+}
+
+const FACE = /@font-face\s*\{([^}]*)\}/g;
+
+function parseRanges(value: string | undefined): [number, number][] {
+  if (!value) return [[0, 0x10ffff]];
+  return value.split(',').map((part) => {
+    const [a, b] = part.trim().replace(/^U\+/i, '').split('-');
+    if (a.includes('?')) return [parseInt(a.replace(/\?/g, '0'), 16), parseInt(a.replace(/\?/g, 'F'), 16)];
+    return [parseInt(a, 16), parseInt(b ?? a, 16)];
+  });
+}
+
+interface Rule {
+  family: string;
+  weight: string;
+  style: string;
+  url: string;
+  ranges: [number, number][];
+}
+
+function rules(css: string): Rule[] {
+  const out: Rule[] = [];
+  for (const [, body] of css.matchAll(FACE)) {
+    const prop = (name: string) => new RegExp(`${name}\\s*:\\s*([^;]+);?`, 'i').exec(body)?.[1].trim();
+    const url = /url\(([^)]+\.woff)\)/.exec(body)?.[1].replace(/^['"]|['"]$/g, '');
+    if (!url) continue;
+    out.push({ family: (prop('font-family') ?? '').replace(/^['"]|['"]$/g, ''), weight: prop('font-weight') ?? '400', style: prop('font-style') ?? 'normal', url, ranges: parseRanges(prop('unicode-range')) });
+  }
+  return out;
+}
+
+/** Latin first: a character several files hold is taken from the first. */
+const order = (f: string) => (/-latin-\d/.test(f) ? 0 : /-latin-ext-/.test(f) ? 1 : 2);
+
+/**
+ * Where the @fontsource packages' stylesheets and WOFF files are: the packages themselves when
+ * installed (running from source), else the copy the build keeps for keepsakes (dist/keepsake-fonts).
+ * WOFF, not WOFF2: the PDF writer's font subsetter reads WOFF whole.
+ */
+const fontRoots = () => [path.join(process.cwd(), 'node_modules', '@fontsource'), path.join(clientDir(), '..', 'keepsake-fonts')];
+
+/** The files of one weight of a theme's face, Latin first. */
+function faceFiles(face: ThemeFont, weight: string): FontFile[] {
+  for (const root of fontRoots()) {
+    const pkgDir = path.join(root, face.pkg);
+    const css = path.join(pkgDir, `${weight}.css`);
+    if (!fs.existsSync(css)) continue;
+    return rules(fs.readFileSync(css, 'utf8'))
+      .map((r) => ({ file: path.join(pkgDir, r.url), ranges: r.ranges }))
+      .filter((f) => fs.existsSync(f.file))
+      .sort((a, b) => order(a.file) - order(b.file));
+  }
+  return [];
+}
+
+/** The theme's two faces as font files the PDF embeds and ffmpeg's drawtext draws with. */
+export function keepsakeFonts(themeId: string): KeepsakeFonts {
+  const theme = themeById(themeId);
+  const serifWeight = theme.serif.files.find((f) => /^\d+$/.test(f) && Number(f) >= 600) ?? theme.serif.files[0];
+  const sansWeight = theme.sans.files.find((f) => f === '400') ?? theme.sans.files[0];
+  return {
+    serif: { family: theme.serif.family, files: faceFiles(theme.serif, serifWeight) },
+    sans: { family: theme.sans.family, files: faceFiles(theme.sans, sansWeight) },
+  };
+}
+
+export const covers = (f: FontFile, cp: number) => f.ranges.some(([a, b]) => cp >= a && cp <= b);
+
+/** The file that holds most of `text`'s letters (drawtext takes one file per text). */
+export function bestFile(face: KeepsakeFace, text: string): string | undefined {
+  let best: FontFile | undefined;
+  let bestCount = -1;
+  for (const f of face.files) {
+    let n = 0;
+    for (const ch of text) if (/\S/.test(ch) && covers(f, ch.codePointAt(0)!)) n++;
+    if (n > bestCount) {
+      best = f;
+      bestCount = n;
+    }
+  }
+  return best?.file;
+}
+
+/** `text` cut into runs, each with the file that holds its letters (spaces and marks go with what is around them). */
+export function runs(face: KeepsakeFace, text: string): { file: string; text: string }[] {
+  const out: { file: string; text: string }[] = [];
+  const first = face.files[0]?.file;
+  if (!first) return [];
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    const last = out[out.length - 1];
+    const lastFile = last && face.files.find((f) => f.file === last.file);
+    const file = lastFile && covers(lastFile, cp) ? lastFile.file : (face.files.find((f) => covers(f, cp))?.file ?? first);
+    if (last && last.file === file) last.text += ch;
+    else out.push({ file, text: ch });
+  }
+  return out;
+}
