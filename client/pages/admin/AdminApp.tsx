@@ -11,6 +11,7 @@ import { SettingsPage } from './SettingsPage';
 import { QrPage } from './QrPage';
 import { SecurityPage } from './SecurityPage';
 import { AuditPage } from './AuditPage';
+import { RemotePage } from './RemotePage';
 
 const shell = (page: ReactNode) => <AdminShell>{page}</AdminShell>;
 
@@ -27,6 +28,7 @@ export default function AdminApp() {
       <Route path="/qr">{shell(<QrPage />)}</Route>
       <Route path="/security">{shell(<SecurityPage />)}</Route>
       <Route path="/audit">{shell(<AuditPage />)}</Route>
+      <Route path="/remote">{shell(<RemotePage />)}</Route>
       {/* SPEC §2: any other path redirects to / */}
       <Route>
         <Redirect to="~/" replace />

@@ -20,6 +20,7 @@ import { deletePhotoConfirm, RecentPhotos } from '../../components/admin/RecentP
 import { ChallengeCounts } from '../../components/admin/ChallengeCounts';
 import { ExportButtons } from '../../components/admin/ExportButtons';
 import { DayStatus } from '../../components/admin/WallPauseButton';
+import { useWalls, WallsStatus } from '../../components/admin/WallsStatus';
 import { t } from '../../components/admin/t';
 import { MissingTools } from '../../components/admin/MissingTools';
 import { FaceSearchCard } from '../../components/admin/FaceSearchCard';
@@ -52,6 +53,7 @@ export function DashboardPage() {
   const [data, setData] = useState<Dashboard | null>(null);
   const [error, setError] = useState(false);
   const hasData = useRef(false);
+  const walls = useWalls();
 
   const load = useCallback(async () => {
     try {
@@ -149,6 +151,9 @@ export function DashboardPage() {
       <OffsiteLine status={data.offsite} />
 
       <DayStatus canEdit={perms.can_edit_settings} />
+      <section className="card day-controls" aria-label={t('admin.remote.title')}>
+        <WallsStatus walls={walls} withLink />
+      </section>
 
       <FaceSearchCard canEdit={perms.can_edit_settings} isAdmin={perms.is_admin} />
 
