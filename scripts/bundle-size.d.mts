@@ -1,5 +1,7 @@
 export const GUEST_LIMIT_BYTES: number;
 export const LANGUAGE_LIMIT_BYTES: number;
+export const ADMIN_LANGUAGE_LIMIT_BYTES: number;
+export function languageLimit(part: string): number;
 export interface BundleSizes {
   guestGzip: number;
   guestBrotli: number;

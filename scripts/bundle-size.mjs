@@ -7,6 +7,13 @@ import path from 'node:path';
 export const GUEST_LIMIT_BYTES = 100 * 1024;
 /** One language's texts of one catalogue part, gzip. */
 export const LANGUAGE_LIMIT_BYTES = 10 * 1024;
+/**
+ * The admin panel's texts in one language: loaded once per session by the couple and family on
+ * their own devices, never by a guest; it grows with every admin page (off-site copy, keepsakes, remote).
+ */
+export const ADMIN_LANGUAGE_LIMIT_BYTES = 16 * 1024;
+/** The limit a language file is held to. */
+export const languageLimit = (part) => (part === 'admin' ? ADMIN_LANGUAGE_LIMIT_BYTES : LANGUAGE_LIMIT_BYTES);
 
 const size = (file) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 
