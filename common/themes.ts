@@ -166,6 +166,17 @@ export const THEMES: readonly Theme[] = [
 export const THEME_IDS = THEMES.map((t) => t.id);
 export const themeById = (id: string | null | undefined): Theme => THEMES.find((t) => t.id === id) ?? THEMES.find((t) => t.id === DEFAULT_THEME)!;
 
+/**
+ * The weight files the film and the book draw with: the serif's first of 600 or heavier (the
+ * names), the sans's 400 (the text). The build copies just these for them (dist/keepsake-fonts).
+ */
+export function keepsakeWeights(theme: Theme): { serif: string; sans: string } {
+  return {
+    serif: theme.serif.files.find((f) => /^\d+$/.test(f) && Number(f) >= 600) ?? theme.serif.files[0],
+    sans: theme.sans.files.find((f) => f === '400') ?? theme.sans.files[0],
+  };
+}
+
 /** WCAG 2.2 AA for text: 4.5:1. */
 export const AA_TEXT = 4.5;
 

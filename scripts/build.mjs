@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { build, transform } from 'esbuild';
 import { writeAppManifest } from './app-manifest.mjs';
 import { measureBundles, formatSizes } from './bundle-size.mjs';
-import { formatThemeBytes, writeThemeFonts } from './theme-fonts.mjs';
+import { formatThemeBytes, writeKeepsakeFonts, writeThemeFonts } from './theme-fonts.mjs';
 import { languageTable, loadLocales, moduleSource } from './i18n/catalogues.mjs';
 import { localesPlugin } from './i18n/esbuild-plugin.mjs';
 
@@ -116,5 +116,6 @@ function precompress(dir) {
 }
 
 const started = Date.now();
-await Promise.all([buildServer(), buildClient()]);
+// The theme fonts the film and the book embed (server/keepsakes/fonts.ts), next to the client.
+await Promise.all([buildServer(), buildClient(), writeKeepsakeFonts(root, path.join(dist, 'keepsake-fonts'))]);
 if (!quiet) console.log(`build: done in ${Date.now() - started} ms`);

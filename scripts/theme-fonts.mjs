@@ -78,6 +78,45 @@ export async function writeThemeFonts(root, assets, clientDir) {
   return table;
 }
 
+/**
+ * The font files the film and the book draw with (keepsakeWeights: one weight of each theme's
+ * serif and sans), every subset, as WOFF: PDFKit's subsetter cannot read WOFF2, and ffmpeg's
+ * drawtext (FreeType) reads WOFF. Laid out as the packages are (`<pkg>/<weight>.css` naming
+ * `./files/*.woff`), in `out` (dist/keepsake-fonts): the image has no @fontsource packages.
+ * Returns the bytes written.
+ */
+export async function writeKeepsakeFonts(root, out) {
+  const { THEMES, keepsakeWeights } = await themeTable(root);
+  fs.rmSync(out, { recursive: true, force: true });
+  let bytes = 0;
+  const done = new Set();
+  for (const theme of THEMES) {
+    const weights = keepsakeWeights(theme);
+    for (const [face, weight] of [[theme.serif, weights.serif], [theme.sans, weights.sans]]) {
+      const key = `${face.pkg}/${weight}`;
+      if (done.has(key)) continue;
+      done.add(key);
+      const src = path.join(root, 'node_modules', '@fontsource', face.pkg);
+      const cssFile = path.join(src, `${weight}.css`);
+      if (!fs.existsSync(cssFile)) throw new Error(`keepsake fonts: @fontsource/${key}.css is missing (npm ci?)`);
+      const dest = path.join(out, face.pkg);
+      fs.mkdirSync(path.join(dest, 'files'), { recursive: true });
+      const rules = [];
+      for (const m of fs.readFileSync(cssFile, 'utf8').matchAll(/@font-face\s*\{([^}]*)\}/g)) {
+        const woff = /url\(\.\/files\/([^)]+\.woff)\)/.exec(m[1])?.[1];
+        if (!woff) continue;
+        const data = fs.readFileSync(path.join(src, 'files', woff));
+        fs.writeFileSync(path.join(dest, 'files', woff), data);
+        bytes += data.length;
+        rules.push(`@font-face {${m[1].replace(/src:[^;]*;/, `src: url(./files/${woff}) format('woff');`)}}`);
+      }
+      if (!rules.length) throw new Error(`keepsake fonts: @fontsource/${key}.css names no WOFF file`);
+      fs.writeFileSync(path.join(dest, `${weight}.css`), rules.join('\n\n') + '\n');
+    }
+  }
+  return bytes;
+}
+
 /** "theme fonts: sage 61 KB (English pages 41 KB) ..." for the build's output. */
 export function formatThemeBytes(table) {
   const kb = (n) => `${Math.round(n / 1024)} KB`;

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { themeById, type FontFace as ThemeFont } from '../../common/themes.js';
-import { clientDir } from '../paths.js';
+import { keepsakeWeights, themeById, type FontFace as ThemeFont } from '../../common/themes.js';
+import { appRoot, clientDir } from '../paths.js';
 
 /** One font file of a theme's face and the characters it holds (its CSS unicode-range). */
 export interface FontFile {
@@ -55,15 +55,18 @@ function rules(css: string): Rule[] {
 const order = (f: string) => (/-latin-\d/.test(f) ? 0 : /-latin-ext-/.test(f) ? 1 : 2);
 
 /**
- * Where the @fontsource packages' stylesheets and WOFF files are: the packages themselves when
- * installed (running from source), else the copy the build keeps for keepsakes (dist/keepsake-fonts).
- * WOFF, not WOFF2: the PDF writer's font subsetter reads WOFF whole.
+ * The build's copy of the theme fonts keepsakes draw with (scripts/theme-fonts.mjs,
+ * writeKeepsakeFonts), next to the client: the Docker image has no @fontsource packages. WOFF,
+ * not WOFF2: the PDF writer's font subsetter reads WOFF whole, and drawtext (FreeType) reads it.
  */
-const fontRoots = () => [path.join(process.cwd(), 'node_modules', '@fontsource'), path.join(clientDir(), '..', 'keepsake-fonts')];
+export const builtFontsDir = () => path.join(clientDir(), '..', 'keepsake-fonts');
+
+/** Where fonts are looked for: the build's copy first, then the packages themselves (running from source). */
+const fontRoots = () => [builtFontsDir(), path.join(appRoot(), 'node_modules', '@fontsource')];
 
 /** The files of one weight of a theme's face, Latin first. */
-function faceFiles(face: ThemeFont, weight: string): FontFile[] {
-  for (const root of fontRoots()) {
+function faceFiles(face: ThemeFont, weight: string, roots: string[]): FontFile[] {
+  for (const root of roots) {
     const pkgDir = path.join(root, face.pkg);
     const css = path.join(pkgDir, `${weight}.css`);
     if (!fs.existsSync(css)) continue;
@@ -76,14 +79,16 @@ function faceFiles(face: ThemeFont, weight: string): FontFile[] {
 }
 
 /** The theme's two faces as font files the PDF embeds and ffmpeg's drawtext draws with. */
-export function keepsakeFonts(themeId: string): KeepsakeFonts {
+export function keepsakeFonts(themeId: string, roots: string[] = fontRoots()): KeepsakeFonts {
   const theme = themeById(themeId);
-  const serifWeight = theme.serif.files.find((f) => /^\d+$/.test(f) && Number(f) >= 600) ?? theme.serif.files[0];
-  const sansWeight = theme.sans.files.find((f) => f === '400') ?? theme.sans.files[0];
-  return {
-    serif: { family: theme.serif.family, files: faceFiles(theme.serif, serifWeight) },
-    sans: { family: theme.sans.family, files: faceFiles(theme.sans, sansWeight) },
+  const weights = keepsakeWeights(theme);
+  const face = (f: ThemeFont, weight: string): KeepsakeFace => {
+    const files = faceFiles(f, weight, roots);
+    // Without them the book would have no text and the film no titles: say so instead.
+    if (!files.length) throw new Error(`The font ${f.family} (${f.pkg}/${weight}.css) is in none of ${roots.join(', ')}: run the build (it copies it to dist/keepsake-fonts)`);
+    return { family: f.family, files };
   };
+  return { serif: face(theme.serif, weights.serif), sans: face(theme.sans, weights.sans) };
 }
 
 export const covers = (f: FontFile, cp: number) => f.ranges.some(([a, b]) => cp >= a && cp <= b);
