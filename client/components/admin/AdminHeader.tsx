@@ -19,6 +19,7 @@ export function AdminHeader() {
     { href: '/dashboard', label: t('admin.nav.dashboard') },
     { href: '/photos', label: t('admin.nav.photos') },
     { href: '/guestbook', label: t('admin.nav.guestbook') },
+    { href: '/keepsakes', label: t('admin.nav.keepsakes') },
     ...(perms.can_manage_users ? [{ href: '/users', label: t('admin.nav.users') }] : []),
     ...(perms.is_admin ? [{ href: '/audit', label: t('admin.nav.audit') }] : []),
     { href: '/security', label: t('admin.nav.security') },

@@ -12,6 +12,7 @@ import { QrPage } from './QrPage';
 import { SecurityPage } from './SecurityPage';
 import { AuditPage } from './AuditPage';
 import { RemotePage } from './RemotePage';
+import { KeepsakesPage } from './KeepsakesPage';
 
 const shell = (page: ReactNode) => <AdminShell>{page}</AdminShell>;
 
@@ -29,6 +30,7 @@ export default function AdminApp() {
       <Route path="/security">{shell(<SecurityPage />)}</Route>
       <Route path="/audit">{shell(<AuditPage />)}</Route>
       <Route path="/remote">{shell(<RemotePage />)}</Route>
+      <Route path="/keepsakes">{shell(<KeepsakesPage />)}</Route>
       {/* SPEC §2: any other path redirects to / */}
       <Route>
         <Redirect to="~/" replace />
