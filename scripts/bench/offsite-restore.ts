@@ -11,13 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { migrateToLatest } from '../../server/db/migrate.js';
 import { openSqlite } from '../../server/db/open.js';
 import { effectiveSettings } from '../../server/offsite/offsite.config.js';
 import { dbCopyName } from '../../server/offsite/db-copies.js';
 import { RESTORE_AT_ONCE, restoreFromBucket } from '../../server/offsite/restore-from-bucket.js';
-import { S3Child } from './s3-child.js';
+import { benchS3Client, S3Child } from './s3-child.js';
 
 const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=')[1] ?? 'true']));
 const PHOTOS = Number(args.get('photos') ?? 150);
@@ -26,14 +26,7 @@ const MiB = 1024 * 1024;
 const parent = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
 const work = fs.mkdtempSync(path.join(parent, 'wedding-restore-bench-'));
 const s3 = await new S3Child(path.join(work, 'bucket'), 'site').start();
-const client = new S3Client({
-  endpoint: s3.endpoint,
-  region: 'us-east-1',
-  forcePathStyle: true,
-  credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'bench' },
-  requestChecksumCalculation: 'WHEN_REQUIRED',
-  responseChecksumValidation: 'WHEN_REQUIRED',
-});
+const client = benchS3Client(s3.endpoint);
 
 try {
   // The site: its database (migrated, one admin, the photos) and its files, put in the bucket.

@@ -9,11 +9,10 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { S3Client } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import { openDatabase } from '../../server/db/open.js';
 import { BenchServer, makeJpegLikeFile } from './bench-server.js';
-import { S3Child } from './s3-child.js';
+import { benchS3Client, S3Child } from './s3-child.js';
 
 const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=')[1] ?? 'true']));
 const GB = Number(args.get('gb') ?? 1);
@@ -66,14 +65,7 @@ function sampleRss(pid: number): number {
 
 async function baseline(files: File[]): Promise<number> {
   const s3 = await new S3Child(path.join(work, 'bucket-baseline'), 'baseline').start();
-  const client = new S3Client({
-    endpoint: s3.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const client = benchS3Client(s3.endpoint);
   try {
     const t = performance.now();
     let next = 0;
@@ -143,14 +135,7 @@ async function main(): Promise<void> {
     console.log(`server RSS: idle ${(rssIdle / MiB).toFixed(0)} MiB, peak while copying ${(rssPeak / MiB).toFixed(0)} MiB: +${((rssPeak - rssIdle) / MiB).toFixed(0)} MiB (goal <= 50)`);
 
     // Byte for byte: every object read back and hashed.
-    const client = new S3Client({
-      endpoint: s3.endpoint,
-      region: 'us-east-1',
-      forcePathStyle: true,
-      credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    const client = benchS3Client(s3.endpoint);
     const { GetObjectCommand } = await import('@aws-sdk/client-s3');
     let bad = 0;
     for (const f of files) {

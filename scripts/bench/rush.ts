@@ -47,7 +47,7 @@ import { approveAll, guest, pollStatus, type Outcome, type Run } from './rush-cl
 import { Browser, connectionWaits, lagMonitor, limitUploadRate, percentile, Recorder, simulateRoundTrip } from './rush-http.js';
 import { Readers, report } from './rush-report.js';
 import { generateMedia, type MediaFile } from './rush-media.js';
-import { S3Child } from './s3-child.js';
+import { benchS3Client, S3Child } from './s3-child.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=')[1] ?? 'true']));
@@ -297,15 +297,8 @@ async function inBucket(bucket: S3Child, dataDir: string, outcomes: Outcome[], s
   const done = (copied.get(rels) as { n: number }).n;
   const after = (performance.now() - settledAt) / 1000;
   db.close();
-  const { S3Client, GetObjectCommand } = await import('@aws-sdk/client-s3');
-  const client = new S3Client({
-    endpoint: bucket.endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' },
-    requestChecksumCalculation: 'WHEN_REQUIRED',
-    responseChecksumValidation: 'WHEN_REQUIRED',
-  });
+  const { GetObjectCommand } = await import('@aws-sdk/client-s3');
+  const client = benchS3Client(bucket.endpoint);
   let bad = 0;
   for (const { o, rel } of rows) {
     try {

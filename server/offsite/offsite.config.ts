@@ -2,21 +2,12 @@
  * Where the off-site copy goes: the couple's S3-compatible bucket. Set by S3_* variables or by an
  * admin on the settings page ("Off-site copy"); a variable that is set wins over the page.
  */
-export type KeepLocal = 'all' | 'derivatives';
+import type { OffsiteForm, OffsiteKeepLocal } from '../../common/offsite-types.js';
 
-export interface OffsiteSettings {
-  endpoint: string;
-  region: string;
-  bucket: string;
-  prefix: string;
-  access_key_id: string;
-  secret_access_key: string;
-  force_path_style: boolean;
-  serve: boolean;
-  keep_local: KeepLocal;
-  /** A CDN or public base in front of the bucket, for derivatives of visible photos only. */
-  public_url: string;
-}
+export type KeepLocal = OffsiteKeepLocal;
+
+/** Every setting, as saved (the secret included); the form's fields. */
+export type OffsiteSettings = OffsiteForm;
 
 export type OffsiteField = keyof OffsiteSettings;
 

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import type { OffsiteSettingsView, OffsiteState, OffsiteStatusView } from '../../common/offsite-types.js';
 import type { DataPaths } from '../context.js';
 import type { Sqlite } from '../db/open.js';
 import type { DB } from '../db/schema.js';
@@ -28,27 +29,8 @@ export const DB_COPY_EVERY_MS = 5 * 60_000;
 /** Copying that has failed this long is told to the notification channels. */
 export const TELL_AFTER_MS = 15 * 60_000;
 
-export type OffsiteState = 'off' | 'ok' | 'behind' | 'failing';
-
-export interface OffsiteStatus {
-  configured: boolean;
-  state: OffsiteState;
-  files_total: number;
-  files_copied: number;
-  bytes_total: number;
-  bytes_copied: number;
-  last_copied_at: string | null;
-  last_error: { code: BucketProblem; message: string; at: string } | null;
-  database: { last_copy_at: string | null } | null;
-  serve: boolean;
-  keep_local: OffsiteSettings['keep_local'];
-}
-
-/** The settings as the page shows them: never the secret, and which fields the environment fixes. */
-export interface OffsiteSettingsView extends Omit<OffsiteSettings, 'secret_access_key'> {
-  has_secret: boolean;
-  from_env: OffsiteField[];
-}
+/** What GET /admin/api/offsite answers (common/offsite-types.ts), the problem's code typed. */
+export type OffsiteStatus = Omit<OffsiteStatusView, 'last_error'> & { last_error: { code: BucketProblem; message: string; at: string } | null };
 
 export interface OffsiteDeps {
   db: Kysely<DB>;
