@@ -104,6 +104,8 @@ export interface GalleryItem {
   highlighted: boolean;
   /** The title of the photo challenge the guest picked for it, or null. */
   challenge: string | null;
+  /** The table whose QR sign it was sent from (/live?table=7), or null. */
+  table: number | null;
 }
 
 /** PUT/DELETE /api/photos/{id}/heart */

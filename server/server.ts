@@ -214,7 +214,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createGuestsModule({ db, paths, bus }),
     facesModule,
     createHeartsModule({ db }),
-    createWallModule({ settings, bus, showable: async (id) => isShowable(await photoRows.get(id)) }),
+    createWallModule({ settings, bus, sqlite, showable: async (id) => isShowable(await photoRows.get(id)) }),
     createOffsiteModule({ offsite }),
     createSimilarModule({ db, processing }),
     createKeepsakesModule({ db, paths, settings, processing, originals, publicUrl: config.publicUrl, ffmpegPath: config.ffmpegPath, ffprobePath: config.ffprobePath }),

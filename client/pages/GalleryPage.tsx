@@ -87,6 +87,17 @@ export function GalleryPage() {
   useEffect(() => {
     void load(0, 'first');
   }, [load]);
+  // The couple's film while they share it, asked for once the first photos are in (never ahead of them).
+  const [film, setFilm] = useState<string | null>(null);
+  const askedFilm = useRef(false);
+  useEffect(() => {
+    if (s.loading === 'first' || askedFilm.current) return;
+    askedFilm.current = true;
+    fetch('/api/keepsakes/film', { credentials: 'include' })
+      .then((r) => (r.ok ? r.json() : null))
+      .then((b: { film?: { url?: unknown } | null } | null) => setFilm(typeof b?.film?.url === 'string' ? b.film.url : null))
+      .catch(() => undefined);
+  }, [s.loading]);
   // After the first page's request: the filter's own requests wait behind it.
   const choices = useGalleryChoices();
 
@@ -143,6 +154,14 @@ export function GalleryPage() {
               onClose={closeFaces}
             />
           </Suspense>
+        )}
+
+        {film && mine === null && (
+          // A plain card (a chunk of its own would cost the guest pages more): the player fetches nothing before play.
+          <section className="card shared-film" aria-labelledby="shared-film" data-testid="shared-film">
+            <h2 id="shared-film">{t('gallery.film.title')}</h2>
+            <video controls preload="none" playsInline src={film} aria-labelledby="shared-film" />
+          </section>
         )}
 
         {mine === null && <MomentFilter choices={s.total || moment ? choices : []} value={moment} onChange={chooseMoment} />}

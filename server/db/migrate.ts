@@ -15,6 +15,7 @@ import * as m0101 from './migrations/2026-11-23-0001-accounts-audit.js';
 import * as m0201 from './migrations/2026-11-26-0001-guestbook-challenges.js';
 import * as m0301 from './migrations/2026-12-07-0001-offsite.js';
 import * as m0302 from './migrations/2026-12-07-0002-shared-uploads-removals.js';
+import * as m0303 from './migrations/2026-12-07-0003-wall-tables.js';
 import * as m0305 from './migrations/2026-12-07-0005-keepsakes.js';
 
 // An explicit map (not a folder scan) so the migrations survive bundling.
@@ -35,6 +36,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-26-0001-guestbook-challenges': m0201,
   '2026-12-07-0001-offsite': m0301,
   '2026-12-07-0002-shared-uploads-removals': m0302,
+  '2026-12-07-0003-wall-tables': m0303,
   '2026-12-07-0005-keepsakes': m0305,
 };
 
@@ -86,7 +88,8 @@ class MigrationDialect extends SqliteDialect {
  */
 export async function migrateToLatest(sqlite: Sqlite, migrations: Record<string, Migration> = MIGRATIONS): Promise<string[]> {
   const provider: MigrationProvider = { getMigrations: async () => migrations };
-  const migrator = new Migrator({ db: new Kysely<unknown>({ dialect: new MigrationDialect(sqlite) }), provider });
+  // Features developed side by side reserve their numbers: one that lands after a later-numbered one still runs.
+  const migrator = new Migrator({ db: new Kysely<unknown>({ dialect: new MigrationDialect(sqlite) }), provider, allowUnorderedMigrations: true });
   const { error, results } = await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

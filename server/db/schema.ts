@@ -93,6 +93,8 @@ export interface PhotosTable {
   set_aside: Generated<number>;
   /** The photo challenge (settings.challenges) the guest picked for it; null when none. */
   challenge_id: Generated<string | null>;
+  /** The table whose QR sign the upload came from, or null. */
+  table_number: Generated<number | null>;
 }
 
 /** One guest's heart on one photo (the guest by the wedding_guest cookie). */

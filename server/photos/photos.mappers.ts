@@ -24,6 +24,7 @@ export const GALLERY_COLUMNS = [
   'hearts',
   'highlighted',
   'challenge_id',
+  'table_number',
   'is_visible',
 ] as const;
 
@@ -84,6 +85,7 @@ export const photoRowToGalleryItem = (r: GalleryRow, moment: string | null, chal
   hearted: false,
   highlighted: r.highlighted === 1,
   challenge,
+  table: r.table_number ?? null,
 });
 
 /** Guests see who shared a photo only while the couple's show_uploader_names setting is on. */

@@ -8,6 +8,7 @@ import { invalid } from '../errors.js';
 import { languageOf } from '../http/language.js';
 import { translate } from '../i18n/messages.js';
 import { guestIdOf } from '../http/guest.js';
+import { MAX_TABLES } from '../settings/controls.js';
 
 /** GET /api/photos, GET /api/stats, GET /api/photos/:id/status */
 export function publicPhotosRouter(photos: PhotosService): Router {
@@ -22,11 +23,12 @@ export function publicPhotosRouter(photos: PhotosService): Router {
     const highlights = boolParam(req.query.highlights, 'highlights', false);
     if (challenge !== undefined && typeof challenge !== 'string') throw invalid('errors.photos.bad_challenge');
     if (moment !== undefined && challenge !== undefined) throw invalid('errors.photos.moment_and_challenge');
+    const table = req.query.table === undefined ? undefined : intParam(req.query.table, 'table', { default: 1, min: 1, max: MAX_TABLES });
     // The wall (public anyway) keeps showing photos before the gallery's reveal time.
     const wall = req.query.view === 'wall';
     // The answer marks this guest's own hearts: no shared cache may keep it for another.
     res.set('Cache-Control', 'private, no-cache');
-    res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, challenge, sort, highlights, wall, guestId: guestIdOf(req) })) });
+    res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, challenge, table, sort, highlights, wall, guestId: guestIdOf(req) })) });
   });
   r.get('/stats', async (_req, res) => {
     res.json({ success: true, stats: await photos.stats() });

@@ -17,6 +17,7 @@ import { photoRowToAdminPhoto, photoRowToGalleryItem, withUploaderName, type Adm
 import { removePhoto } from './photo-removal.js';
 import type { GallerySort, Stats, WeddingSettings } from '../../common/api-types.js';
 import { ChallengesRepo } from './challenges.repo.js';
+import { TablesRepo } from './tables.repo.js';
 import { PhotosRepo, type AdminFilter, type AdminNarrowing } from './photos.repo.js';
 import { MomentsRepo } from './moments.repo.js';
 import { msg } from '../../common/languages.js';
@@ -49,6 +50,8 @@ export interface GalleryQuery {
   moment?: string;
   /** A photo challenge's id: the photos guests added for it. */
   challenge?: string;
+  /** A table's number: the photos sent from its QR sign. */
+  table?: number;
   sort?: GallerySort;
   highlights?: boolean;
   wall?: boolean;
@@ -67,12 +70,14 @@ export class PhotosService {
   private readonly galleryRepo: GalleryRepo;
   private readonly momentsRepo: MomentsRepo;
   private readonly challengesRepo: ChallengesRepo;
+  readonly tablesRepo: TablesRepo;
 
   constructor(private readonly deps: PhotosDeps) {
     this.repo = new PhotosRepo(deps.db);
     this.galleryRepo = new GalleryRepo(deps.sqlite);
     this.momentsRepo = new MomentsRepo(deps.sqlite);
     this.challengesRepo = new ChallengesRepo(deps.sqlite);
+    this.tablesRepo = new TablesRepo(deps.sqlite);
   }
 
   /**
@@ -107,6 +112,8 @@ export class PhotosService {
     } else if (opts.challenge !== undefined) {
       if (!s.challenges.some((c) => c.id === opts.challenge)) return empty;
       [rows, total] = [this.challengesRepo.list(opts.challenge, limit, offset), this.challengesRepo.total(opts.challenge)];
+    } else if (opts.table !== undefined) {
+      [rows, total] = [this.tablesRepo.list(opts.table, limit, offset), this.tablesRepo.total(opts.table)];
     } else if (opts.sort === 'loved') {
       [rows, total] = [g.listLoved(limit, offset), g.countVisible()];
     } else {

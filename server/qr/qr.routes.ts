@@ -4,13 +4,29 @@ import { liveUrl, publicBaseUrl, type RequestOrigin } from './public-url.js';
 import { qrSvg } from './qr.js';
 import { SHIPPED } from '../i18n/messages.js';
 import { matchTag } from '../i18n/negotiate.js';
+import { invalid } from '../errors.js';
+import { MAX_TABLES } from '../settings/controls.js';
 
 const originOf = (req: Request): RequestOrigin => ({ protocol: req.protocol, host: req.host });
 
-/** The upload page's address; with a shipped `?lang=`, one that opens it in that language (a sign in that language). */
+/** `?table=N` (1-200): a table's own sign, whose uploads carry its number; absent: none. */
+function tableOf(req: Request): number | undefined {
+  const raw = req.query.table;
+  if (raw === undefined || raw === '') return undefined;
+  const n = typeof raw === 'string' && /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+  if (!(n >= 1 && n <= MAX_TABLES)) throw invalid('errors.wall.table', { max: MAX_TABLES });
+  return n;
+}
+
+/**
+ * The upload page's address; with a shipped `?lang=`, one that opens it in that language (a sign
+ * in that language); with `?table=`, one whose uploads carry that table (a sign on that table).
+ */
 function liveUrlFor(config: Config, req: Request): string {
   const lang = matchTag(req.query.lang, SHIPPED);
-  return liveUrl(publicBaseUrl(config, originOf(req))) + (lang ? `?lang=${lang}` : '');
+  const table = tableOf(req);
+  const query = [table ? `table=${table}` : '', lang ? `lang=${lang}` : ''].filter(Boolean).join('&');
+  return liveUrl(publicBaseUrl(config, originOf(req))) + (query ? `?${query}` : '');
 }
 
 /** GET /qr.svg (the /live address as a QR code) and GET /public-url, both public. */

@@ -92,3 +92,16 @@ export function parseChunkFields(fields: FormFields, maxUploadBytes: number, cha
     key: uploadKey(uploadId, sessionId, filename, totalSize),
   };
 }
+
+/**
+ * The optional table field: the table whose QR sign the page was opened from (/live?table=7), a
+ * whole number from 1 to `tables` (the settings' count); null when empty; anything else is invalid_input.
+ */
+export function tableField(fields: FormFields, tables: number): number | null {
+  const raw = fields.table?.trim();
+  if (!raw) return null;
+  const n = /^\d{1,3}$/.test(raw) ? Number(raw) : NaN;
+  if (n >= 1 && n <= tables) return n;
+  if (tables < 1) throw invalid('errors.wall.no_tables', undefined, { field: 'table' });
+  throw invalid('errors.wall.table', { max: tables }, { field: 'table' });
+}

@@ -10,6 +10,7 @@ import type { StorageGuard } from '../storage/storage.js';
 import { admitNewUpload } from './admission.js';
 import { challengeField, hasChunkFields, parseChunkFields, uploaderNameField, type ChunkFields } from './chunk-fields.js';
 import { FileSink, pourIntoNewFile } from './file-sink.js';
+import { tableField } from './chunk-fields.js';
 import { KeyLock } from './key-lock.js';
 import { PartialUploads, type HashState } from './partial-uploads.js';
 import { sniffFile, UNSUPPORTED_TYPE } from './sniff.js';
@@ -85,7 +86,7 @@ export class ChunkedUploads {
   }
 
   /** One chunk's form: its fields and the chunk's bytes as the file part; `challenges`: the ids a challenge_id may name. */
-  async receive(readForm: ReadForm, guestId: string | null = null, clientAddress = '', challenges: ReadonlySet<string> = new Set(), unlimited = false): Promise<ChunkOutcome> {
+  async receive(readForm: ReadForm, guestId: string | null = null, clientAddress = '', challenges: ReadonlySet<string> = new Set(), unlimited = false, tables = 0): Promise<ChunkOutcome> {
     const admitShot = () => (guestId && !unlimited && this.d.shots ? this.d.shots.admit(guestId) : Promise.resolve());
     const max = this.d.maxUploadBytes;
     let direct: { fields: ChunkFields; release: () => void } | undefined;
@@ -108,6 +109,7 @@ export class ChunkedUploads {
       });
       if (!sawFile) throw invalid('errors.uploads.no_chunk_file');
       const f = direct?.fields ?? parseChunkFields(fields, max, challenges);
+      const table = tableField(fields, tables);
       // Every field of the form, those after the file included: the name sent with the last chunk counts.
       const uploader: Uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges), unlimited };
       // is_last_chunk may arrive after the file part; it only matters now.
@@ -121,7 +123,7 @@ export class ChunkedUploads {
         direct = { fields: f, release: await this.locks.acquire(f.key) };
         await this.apply(f, fs.createReadStream(spool!), clientAddress, admitShot);
       }
-      return await this.afterChunk(f, uploader);
+      return await this.afterChunk(f, { ...uploader, table });
     } finally {
       direct?.release();
       if (spool) await fsp.rm(spool, { force: true });

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { invalid, tooLarge } from '../errors.js';
 import { challengeField, uploaderNameField } from './chunk-fields.js';
 import { pourIntoNewFile, type FileSink } from './file-sink.js';
+import { tableField } from './chunk-fields.js';
 import { cleanFilename, newId, type StoredUpload, type UploadStore } from './store.js';
 import type { StorageGuard } from '../storage/storage.js';
 import type { ReadForm } from './streams.js';
@@ -22,6 +23,8 @@ function formatLimit(bytes: number): string {
 export interface SingleUploadDeps {
   /** Folder for files being received. */
   incoming: string;
+  /** How many tables have a QR sign of their own (the table field names one of them). */
+  tables?: number;
   maxUploadBytes: number;
   store: UploadStore;
   /** A body that does not say its length was not judged before it came: its bytes are, as they arrive. */
@@ -57,7 +60,7 @@ export async function receiveSingleUpload(
       type: sink.type!,
       originalName: cleanFilename(clientName || fields.filename),
       sessionId,
-      uploader,
+      uploader: { ...uploader, table: tableField(fields, d.tables ?? 0) },
     });
   } finally {
     // Whatever did not become a photo is not kept.

@@ -42,6 +42,8 @@ export interface Uploader {
   guestId: string | null;
   name: string | null;
   challengeId?: string | null;
+  /** The table whose QR sign the page came from (1 to the settings' tables), or null. */
+  table?: number | null;
   /** Sent by a signed-in user: not held to the guests' shot limit. */
   unlimited?: boolean;
 }
@@ -97,6 +99,7 @@ function newPhotoRow(p: { id: string; storedPath: string; type: SniffedType; siz
     uploader_name: p.uploader.name,
     guest_id: p.uploader.guestId,
     challenge_id: p.uploader.challengeId ?? null,
+    table_number: p.uploader.table ?? null,
   };
 }
 

@@ -23,7 +23,7 @@ export interface UploadsDeps {
   paths: DataPaths;
   db: Kysely<DB>;
   /** The uploads switch of the settings (CONTRACT "Running") and the photo challenges a file may name. */
-  settings: { uploadsEnabled(): Promise<boolean>; challengeIds(): Promise<ReadonlySet<string>> };
+  settings: { uploadsEnabled(): Promise<boolean>; challengeIds(): Promise<ReadonlySet<string>>; get?(): Promise<{ tables?: number }> };
   /** Each new photo is queued for metadata and derivatives. */
   processing: Enqueue;
   /** STORAGE_LIMIT_GB, MIN_FREE_MB and a full disk. */
@@ -88,7 +88,7 @@ export class UploadsService {
    * guest `guestId`; `unlimited`: by a signed-in user, not held to the shot limit.
    */
   async receiveFile(readForm: ReadForm, guestId: string | null = null, unlimited = false): Promise<StoredUpload> {
-    const deps = { incoming: this.d.paths.incoming, maxUploadBytes: this.d.config.maxUploadBytes, store: this.store, storage: this.d.storage };
+    const deps = { incoming: this.d.paths.incoming, maxUploadBytes: this.d.config.maxUploadBytes, store: this.store, storage: this.d.storage, tables: await this.tables() };
     return receiveSingleUpload(deps, readForm, guestId, await this.d.settings.challengeIds(), unlimited).catch(this.asFailure);
   }
 
@@ -115,7 +115,12 @@ export class UploadsService {
 
   /** One chunk of a resumable upload; the photo made by the last one is recorded as guest `guestId`'s. */
   async receiveChunk(readForm: ReadForm, guestId: string | null = null, clientAddress = '', unlimited = false): Promise<ChunkOutcome> {
-    return this.chunked.receive(readForm, guestId, clientAddress, await this.d.settings.challengeIds(), unlimited).catch(this.asFailure);
+    return this.chunked.receive(readForm, guestId, clientAddress, await this.d.settings.challengeIds(), unlimited, await this.tables()).catch(this.asFailure);
+  }
+
+  /** How many tables have a QR sign of their own (the settings' tables; none without them). */
+  private async tables(): Promise<number> {
+    return (await this.d.settings.get?.())?.tables ?? 0;
   }
 
   /** How much of an upload the server holds, so a client can resume; an upload whose bytes all arrived is stored first. */

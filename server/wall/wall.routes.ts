@@ -18,6 +18,10 @@ export function adminWallRouter(wall: WallService): Router {
   r.post('/wall/announce', requireAuth, async (req, res) => {
     res.json({ success: true, ...(await wall.announce(req.body)) });
   });
+  // The dashboard's count per table.
+  r.get('/wall/tables', requireAuth, async (_req, res) => {
+    res.set('Cache-Control', 'no-store').json({ success: true, tables: await wall.tableCounts() });
+  });
   r.get('/walls', requireAuth, (_req, res) => {
     const answer: WallsResponse = { success: true, ...wall.walls() };
     res.set('Cache-Control', 'no-store').json(answer);
@@ -28,6 +32,10 @@ export function adminWallRouter(wall: WallService): Router {
 /** POST /api/wall/heartbeat: an open wall (no account) reports what it shows. */
 export function publicWallRouter(wall: WallService): Router {
   const r = Router();
+  // The wall's slide of the busiest tables (counts of photos guests see anyway).
+  r.get('/wall/tables', async (_req, res) => {
+    res.set('Cache-Control', 'no-cache').json({ success: true, tables: await wall.tableCounts(3) });
+  });
   r.post('/wall/heartbeat', (req, res) => {
     wall.heartbeat(req.body);
     res.status(204).end();

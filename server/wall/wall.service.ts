@@ -3,6 +3,7 @@ import { msg, type Message } from '../../common/languages.js';
 import { invalid, invalidAll, notFound } from '../errors.js';
 import type { EventBus } from '../events/bus.js';
 import type { SettingsService } from '../settings/settings.service.js';
+import type { TablesRepo } from '../photos/tables.repo.js';
 import type { Heartbeat, WallRegistry } from './walls.js';
 
 export const ANNOUNCE_MAX_CHARS = 140;
@@ -18,7 +19,7 @@ const WALL_ID = /^[A-Za-z0-9_-]{8,64}$/;
 /** The couple's remote: the wall's pause, curtain and layout (settings), and commands that reach every open wall at once. */
 export class WallService {
   constructor(
-    private readonly deps: { settings: SettingsService; bus: EventBus; walls: WallRegistry; showable: ShowableCheck },
+    private readonly deps: { settings: SettingsService; bus: EventBus; walls: WallRegistry; showable: ShowableCheck; tables: Pick<TablesRepo, 'countsByTable'> },
   ) {}
 
   async controls(): Promise<WallControls> {
@@ -91,6 +92,18 @@ export class WallService {
     if (!ok) throw invalid('errors.wall.heartbeat');
     const b = body as unknown as Heartbeat;
     this.deps.walls.report({ id: b.id, showing: b.showing, layout: b.layout, blank: b.blank, paused: b.paused });
+  }
+
+  /**
+   * Visible photos per table (tables 1 to `tables` of the settings, busiest first, ties by number);
+   * `top`: only the first few, and only tables with photos.
+   */
+  async tableCounts(top?: number): Promise<{ table: number; count: number }[]> {
+    const { tables } = await this.deps.settings.get();
+    const counts = this.deps.tables.countsByTable();
+    const all = Array.from({ length: tables }, (_, i) => ({ table: i + 1, count: counts.get(i + 1) ?? 0 }));
+    all.sort((a, b) => b.count - a.count || a.table - b.table);
+    return top === undefined ? all : all.filter((t) => t.count > 0).slice(0, top);
   }
 
   walls() {

@@ -109,6 +109,7 @@ export function galleryItem(i: number, p: Partial<GalleryItem> = {}): GalleryIte
     hearted: false,
     highlighted: false,
     challenge: null,
+    table: null,
     ...p,
   };
 }

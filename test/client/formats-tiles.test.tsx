@@ -10,7 +10,7 @@ import type { GalleryItem } from '../../common/api-types.js';
 const item = (i: number, over: Partial<GalleryItem>): GalleryItem => ({
   id: `m${i}`, content_type: 'image/jpeg', thumbnail_url: `/media/m${i}/thumb?v=1`, backblaze_url: `/media/m${i}/display?v=1`,
   original_filename: `IMG_${i}.jpg`, upload_timestamp: '2026-06-20T18:00:00Z', date_taken: null, camera_make: null, camera_model: null,
-  width: 640, height: 480, moment: null, uploader_name: null, duration: null, hearts: 0, hearted: false, highlighted: false, challenge: null, ...over,
+  width: 640, height: 480, moment: null, uploader_name: null, duration: null, hearts: 0, hearted: false, highlighted: false, challenge: null, table: null, ...over,
 });
 
 test('admin: a video still being re-encoded says "Preparing video" over its poster', async () => {

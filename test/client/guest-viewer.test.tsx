@@ -29,6 +29,7 @@ const photo: GalleryItem = {
   hearted: false,
   highlighted: false,
   challenge: null,
+  table: null,
 };
 const clip: GalleryItem = {
   ...photo,

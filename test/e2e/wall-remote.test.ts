@@ -44,7 +44,7 @@ async function readableQr(wall: Page): Promise<void> {
 }
 
 /** Waits until `check` holds on the wall, and says how long it took from `since`. */
-async function within(wall: Page, since: number, check: string, arg?: unknown): Promise<number> {
+async function within(wall: Page, since: number, check: (arg: string) => boolean, arg = ''): Promise<number> {
   await wall.waitForFunction(check, arg, { timeout: 5000, polling: 20 });
   return Date.now() - since;
 }

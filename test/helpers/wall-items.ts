@@ -20,4 +20,5 @@ export const wallItem = (id: string, type = 'image/jpeg'): WallItem => ({
   hearted: false,
   highlighted: false,
   challenge: null,
+  table: null,
 });

@@ -11,7 +11,7 @@ let guest: TestClient;
 before(async () => ({ s, client: guest } = await serverWithClient()));
 after(() => s.close());
 
-const GALLERY_FIELDS = ['backblaze_url', 'camera_make', 'camera_model', 'challenge', 'content_type', 'date_taken', 'duration', 'hearted', 'hearts', 'height', 'highlighted', 'id', 'moment', 'original_filename', 'thumbnail_url', 'upload_timestamp', 'uploader_name', 'width'];
+const GALLERY_FIELDS = ['backblaze_url', 'camera_make', 'camera_model', 'challenge', 'content_type', 'date_taken', 'duration', 'hearted', 'hearts', 'height', 'highlighted', 'id', 'moment', 'original_filename', 'table', 'thumbnail_url', 'upload_timestamp', 'uploader_name', 'width'];
 const CAMERAS = ['Canon_40D.jpg', 'Nikon_D70.jpg', 'Pentax_K10D.jpg', 'Panasonic_DMC-FZ30.jpg', 'Fujifilm_FinePix_E500.jpg'];
 const at = (minute: number) => new Date(Date.UTC(2026, 5, 20, 12, minute)).toISOString();
 
