@@ -61,7 +61,8 @@ test('uploads from a table sign carry it (single and chunked); out of range is 4
   assert.equal((await uploadChunk(s.url, bytes.subarray(0, half), { ...base, chunk_start: 0, chunk_end: half, is_last_chunk: false })).status, 200);
   const done = await uploadChunk(s.url, bytes.subarray(half), { ...base, chunk_start: half, chunk_end: bytes.length, is_last_chunk: true });
   assert.equal(done.status, 201, JSON.stringify(done.body));
-  const badChunk = await uploadChunk(s.url, bytes.subarray(0, half), { ...base, upload_id: 'tables-upload-0002', table: '12', chunk_start: 0, chunk_end: half, is_last_chunk: false });
+  const outOfRange = { ...base, upload_id: 'tables-upload-0002', table: '12' };
+  const badChunk = await uploadChunk(s.url, bytes.subarray(0, half), { ...outOfRange, chunk_start: 0, chunk_end: half, is_last_chunk: false });
   assert.equal(badChunk.status, 400);
 
   const ids = [seven.body.photo_id, sevenAgain.body.photo_id, three.body.photo_id, none.body.photo_id, done.body.photo_id];
