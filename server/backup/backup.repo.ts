@@ -6,7 +6,7 @@ import { openDatabase, type Sqlite } from '../db/open.js';
 /** Children first (face_matches refers to face_guests). */
 const FACE_TABLES = ['face_matches', 'face_boxes', 'face_guests'] as const;
 
-const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads', 'audit_log', 'passkeys', 'guestbook'] as const;
+const COUNTED_TABLES = ['users', 'photos', 'settings', 'activity', 'sessions', 'jobs', 'events', 'uploads', 'audit_log', 'passkeys', 'guestbook', 'keepsakes', 'keepsake_music'] as const;
 
 /**
  * Copies the live database to `dest` with SQLite's online backup API: safe while the site
@@ -80,7 +80,20 @@ export function guestbookAudio(file: string): { id: string; path: string }[] {
  * the archive has its files; then counts what is left and makes the copy one file without
  * -wal/-shm companions, so `tar xzf` alone gives a working folder.
  */
-export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id: string; column: DerivativeColumn }[] = [], dropMessageIds: string[] = []): Record<string, number> {
+/** The files the keepsakes' rows name: each ready film or book, and the couple's music tracks. */
+export function keepsakeFiles(file: string): { table: 'keepsakes' | 'keepsake_music'; id: string; path: string }[] {
+  const db = openDatabase(file, { readonly: true, fileMustExist: true });
+  try {
+    if (!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'keepsakes'`).get()) return [];
+    return db
+      .prepare(`SELECT 'keepsakes' AS "table", id, path FROM keepsakes WHERE path IS NOT NULL UNION ALL SELECT 'keepsake_music', id, path FROM keepsake_music`)
+      .all() as { table: 'keepsakes' | 'keepsake_music'; id: string; path: string }[];
+  } finally {
+    db.close();
+  }
+}
+
+export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id: string; column: DerivativeColumn }[] = [], dropMessageIds: string[] = [], dropKeepsakes: { table: 'keepsakes' | 'keepsake_music'; id: string }[] = []): Record<string, number> {
   const db = openDatabase(file, { fileMustExist: true });
   try {
     db.exec('PRAGMA foreign_keys = ON'); // jobs of a dropped photo go with it
@@ -90,6 +103,8 @@ export function sealSnapshot(file: string, dropPhotoIds: string[], rebuild: { id
       rebuildAfterRestore(db, rebuild);
       const dropMessage = db.prepare('DELETE FROM guestbook WHERE id = ?');
       dropMessageIds.forEach((id) => dropMessage.run(id));
+      // A keepsake or track whose file is gone would be listed without one: it goes too.
+      for (const k of dropKeepsakes) db.prepare(`DELETE FROM "${k.table}" WHERE id = ?`).run(k.id);
     })();
     const tables = new Set(
       (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((t) => t.name),

@@ -5,7 +5,7 @@ import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { TarArchive } from 'archiver';
 import { dataPaths, type DataPaths } from '../context.js';
-import { guestbookAudio, prepareSnapshot, sealSnapshot, snapshotDatabase } from './backup.repo.js';
+import { guestbookAudio, keepsakeFiles, prepareSnapshot, sealSnapshot, snapshotDatabase } from './backup.repo.js';
 
 export const MANIFEST_NAME = 'backup-manifest.json';
 export const SUMS_NAME = 'SHA256SUMS';
@@ -16,7 +16,7 @@ export interface BackupManifest {
   format: 1;
   created_at: string;
   counts: Record<string, number>;
-  files: { originals: number; derived: number; guestbook: number; bytes: number };
+  files: { originals: number; derived: number; guestbook: number; keepsakes?: number; bytes: number };
   /** Photos deleted on the site while the backup started: left out of the archive's database too. */
   dropped_photos: string[];
 }
@@ -154,7 +154,13 @@ async function snapshotWithFiles(paths: DataPaths, stage: string, dbCopy: string
     walkFiles(paths.guestbook, 'media/guestbook', voiceNames);
     const voices = pin(paths.root, stage, voiceNames).files;
     const voiced = new Set(voices.map((f) => f.name));
+    // The films, books and music tracks the snapshot's rows name (a keepsake still being made has no file yet).
+    const kept = keepsakeFiles(dbCopy).map((k) => ({ ...k, name: storedName(k.path, 'media/keepsakes/') }));
+    const keepsakes = pin(paths.root, stage, kept.flatMap((k) => (k.name ? [k.name] : []))).files;
+    const keptNames = new Set(keepsakes.map((f) => f.name));
     return {
+      keepsakes,
+      droppedKeepsakes: kept.filter((k) => !k.name || !keptNames.has(k.name)).map((k) => ({ table: k.table, id: k.id })),
       originals: all.filter((f) => isOriginal.has(f.name)),
       derived: all.filter((f) => f.name.startsWith('media/derived/')),
       voices,
@@ -245,8 +251,8 @@ export async function createBackup(opts: {
   const stage = fs.mkdtempSync(path.join(paths.root, STAGE_PREFIX));
   try {
     const dbCopy = path.join(stage, DB_NAME);
-    const { originals, derived, voices, dropped, droppedMessages, rebuild } = await snapshotWithFiles(paths, stage, dbCopy, opts.afterSnapshot, opts.fetchOriginal);
-    const counts = sealSnapshot(dbCopy, dropped, rebuild, droppedMessages);
+    const { originals, derived, voices, keepsakes, dropped, droppedMessages, droppedKeepsakes, rebuild } = await snapshotWithFiles(paths, stage, dbCopy, opts.afterSnapshot, opts.fetchOriginal);
+    const counts = sealSnapshot(dbCopy, dropped, rebuild, droppedMessages, droppedKeepsakes);
 
     const archive = new TarArchive({ gzip: true, gzipOptions: { level: 1 } }); // photos and videos do not compress: favour speed
     // Readable by its owner only: it holds every guest's originals and the accounts' password hashes.
@@ -265,12 +271,13 @@ export async function createBackup(opts: {
       for (const f of originals) await add(f);
       for (const f of derived) await add(f);
       for (const f of voices) await add(f);
+      for (const f of keepsakes) await add(f);
       const manifest: BackupManifest = {
         app: 'wedding-photos',
         format: 1,
         created_at: (opts.now ?? new Date()).toISOString(),
         counts,
-        files: { originals: originals.length, derived: derived.length, guestbook: voices.length, bytes },
+        files: { originals: originals.length, derived: derived.length, guestbook: voices.length, keepsakes: keepsakes.length, bytes },
         dropped_photos: dropped,
       };
       appendBuffer(archive, MANIFEST_NAME, Buffer.from(JSON.stringify(manifest, null, 2) + '\n'));

@@ -76,6 +76,11 @@ export class ExportRepo {
   }
 
   /** Visible guestbook messages, oldest first (the keepsake reads like a book), a page at a time. */
+  /** The films and photo books that are ready, oldest first. */
+  readyKeepsakes(): Promise<{ id: string; kind: 'film' | 'book'; path: string | null; created_at: string; options: string }[]> {
+    return this.db.selectFrom('keepsakes').select(['id', 'kind', 'path', 'created_at', 'options']).where('status', '=', 'ready').orderBy('created_at').orderBy('id').execute();
+  }
+
   async *visibleMessages(pageSize = PAGE_SIZE): AsyncGenerator<ExportMessage> {
     let after: { ts: string; id: string } | undefined;
     for (;;) {

@@ -196,6 +196,17 @@ export class ExportService {
       appendToZip(zip, keepsakeHtml({ couple: s.couple_names.filter(Boolean).join(' & '), timeZone: s.time_zone, lang: s.default_language, messages }), { name, date: new Date() });
     };
 
+    /** The films and photo books made from the day, in keepsakes/ (named by kind, date and paper). */
+    const addKeepsakes = async (): Promise<void> => {
+      for (const k of await this.repo.readyKeepsakes()) {
+        if (stopped || !k.path) return;
+        const paper = k.kind === 'book' ? (JSON.parse(k.options) as { paper?: string }).paper : undefined;
+        const base = `keepsakes/${k.kind}-${k.created_at.slice(0, 10)}${paper ? `-${paper}` : ''}${k.kind === 'film' ? '.mp4' : '.pdf'}`;
+        const missing = (code: string | undefined) => log.warn(`Export: keepsake ${k.id} unreadable (${code ?? 'unknown'})`);
+        if (!(await addFile(resolveStored(this.paths, k.path), () => names.claim(base), new Date(k.created_at), () => {}, missing))) return;
+      }
+    };
+
     const fill = async (): Promise<void> => {
       try {
         // One folder per moment (schedule item); a file outside every moment stays at the root.
@@ -244,8 +255,9 @@ export class ExportService {
           }
           if (!(await addFile(abs, () => names.claim(folderOf(photo) + entryName(photo)), when ? clockTimeToZipDate(when) : new Date(), written, unreadable, patches))) break;
         }
-        // An export of chosen photos is just those, a guest's download just the photos; the whole site's also holds the guestbook.
+        // An export of chosen photos is just those, a guest's download just the photos; the whole site's also holds the guestbook and the keepsakes.
         if (!stopped && request.kind !== 'selected' && !guest) await addGuestbook();
+        if (!stopped && request.kind !== 'selected' && !guest) await addKeepsakes();
         while (!stopped && pending.length > 0) await waitForProgress();
         if (stopped) return;
         // Last, so it can carry the checksums of the bytes actually written.
