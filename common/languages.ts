@@ -50,6 +50,7 @@ export const NAMESPACES = ['app', 'format', 'home', 'live', 'upload', 'gallery',
  */
 export const PARTS: Readonly<Record<string, string>> = {
   admin: 'admin',
+  wall: 'wall',
   faces: 'faces',
   errors: 'server',
   answers: 'server',

@@ -7,6 +7,7 @@ import { EMPTY_STATS, fetchStats } from '../api/guest';
 import { Footer } from '../components/Footer';
 import { t, withTexts } from '../i18n';
 import { GuestNameField } from '../components/guest/GuestNameField';
+import { TableNote } from '../components/guest/TableNote';
 import { InsightsCard } from '../components/guest/InsightsCard';
 import { MyUploads } from '../components/guest/MyUploads';
 import { UploadBox } from '../components/guest/UploadBox';
@@ -44,6 +45,7 @@ export function LivePage() {
           <p className="lead muted">{t('live.lead')}</p>
         </header>
 
+        <TableNote />
         <GuestNameField />
         {stats.challenges.length > 0 && (
           <Suspense fallback={null}>

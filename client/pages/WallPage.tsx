@@ -2,6 +2,7 @@ import '../shared-chunk';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type CSSProperties } from 'react';
 import type { GalleryItem, LiveEventData, WallLayout } from '../../common/api-types';
+import { BusiestTables, useBusiestTables } from '../components/wall/BusiestTables';
 import { startHeartbeat } from '../components/wall/heartbeat';
 import { cycleAt, tilesFor, type ShownLayout } from '../components/wall/layouts';
 import { WallPlayer } from '../components/wall/player';
@@ -11,9 +12,10 @@ import { TileBoard } from '../components/wall/tile-board';
 import { isMessage } from '../components/wall/types';
 import { WallFeed } from '../components/wall/wall-feed';
 import { WallMedia } from '../components/wall/WallMedia';
+import { WallEmpty } from '../components/wall/WallEmpty';
 import { WallTiles } from '../components/wall/WallTiles';
 import { keepScreenOn } from '../components/wall/wake-lock';
-import { isShipped, showLanguage, t } from '../i18n';
+import { isShipped, showLanguage } from '../i18n';
 import { coupleNames, coverUrl, loadSettings, settings } from '../state/settings';
 
 const MAX_ITEMS = 500;
@@ -66,6 +68,7 @@ export default function WallPage() {
   useSignals();
   const intervalMs = useMemo(() => msFromQuery('interval', 8000, 20), []);
   const cycleMs = useMemo(() => msFromQuery('cycle', 3 * 60_000, 200), []);
+  const tablesMs = useMemo(() => msFromQuery('tables', 5 * 60_000, 200), []);
   const player = useMemo(
     () =>
       new WallPlayer({
@@ -201,7 +204,9 @@ export default function WallPage() {
     };
   }, [wallLanguage]);
 
+  const busiest = useBusiestTables((s?.tables ?? 0) > 0 && !blank && !paused, tablesMs, Math.max(intervalMs, 4000));
   const names = coupleNames(s);
+  const tablesSlide = busiest && <BusiestTables tables={busiest} />;
   const notice = announcement && (
     <div className="wall-announcement" role="status" key={announcement.key} data-testid="wall-announcement">
       <p>{announcement.text}</p>
@@ -235,6 +240,7 @@ export default function WallPage() {
             <ShareCorner />
           </div>
         )}
+        {tablesSlide}
         {notice}
       </main>
     );
@@ -242,14 +248,9 @@ export default function WallPage() {
     <main className="wall" data-layout="single" data-aspect={narrow ? '4:3' : '16:9'} data-shown={shown} data-paused="false" data-blank="false" style={style}>
       {previous && <WallMedia key={previous.key} slide={previous} leaving {...handlers} />}
       {current && <WallMedia key={current.key} slide={current} leaving={false} {...handlers} />}
-      {empty && !current && !previous && (
-        <div className={coverUrl.value ? 'wall-empty wall-cover' : 'wall-empty'}>
-          {coverUrl.value && <img className="wall-cover-image" src={coverUrl.value} alt="" />}
-          {names && <h1>{names}</h1>}
-          <p>{t('wall.empty')}</p>
-        </div>
-      )}
+      {empty && !current && !previous && <WallEmpty names={names} cover={coverUrl.value} />}
       <ShareCorner />
+      {tablesSlide}
       {notice}
     </main>
   );

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../common/api-types';
 import { CHUNK_SIZE, MAX_CONFLICTS_IN_A_ROW, MAX_RETRY_AFTER_MS, MAX_TURN_ASKS, REQUEST_TIMEOUT_MS } from './constants';
 import { MSG, statusFailed, UploadError } from './messages';
+import { uploadTable } from './table';
 import type { Timers, Transport, TransportRequest, TransportResponse } from './types';
 
 /** What the server made of a whole file (SPEC §3 "upload creation response"). */
@@ -86,6 +87,8 @@ export class UploadRequests {
   /** The guest's name and the file's photo challenge, when there are any. */
   private addFields(form: FormData, challengeId: string | null | undefined): void {
     const name = this.uploaderName().trim();
+    const table = uploadTable();
+    if (table) form.append('table', String(table));
     if (name) form.append('uploader_name', name);
     if (challengeId) form.append('challenge_id', challengeId);
   }

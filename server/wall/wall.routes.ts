@@ -32,9 +32,9 @@ export function adminWallRouter(wall: WallService): Router {
 /** POST /api/wall/heartbeat: an open wall (no account) reports what it shows. */
 export function publicWallRouter(wall: WallService): Router {
   const r = Router();
-  // The wall's slide of the busiest tables (counts of photos guests see anyway).
+  // The tables with photos, busiest first: the wall's slide and the gallery's filter (counts of photos guests see anyway).
   r.get('/wall/tables', async (_req, res) => {
-    res.set('Cache-Control', 'no-cache').json({ success: true, tables: await wall.tableCounts(3) });
+    res.set('Cache-Control', 'no-cache').json({ success: true, tables: await wall.tableCounts(true) });
   });
   r.post('/wall/heartbeat', (req, res) => {
     wall.heartbeat(req.body);

@@ -96,14 +96,14 @@ export class WallService {
 
   /**
    * Visible photos per table (tables 1 to `tables` of the settings, busiest first, ties by number);
-   * `top`: only the first few, and only tables with photos.
+   * `withPhotos`: only the tables that have some (the wall's slide, the gallery's filter).
    */
-  async tableCounts(top?: number): Promise<{ table: number; count: number }[]> {
+  async tableCounts(withPhotos = false): Promise<{ table: number; count: number }[]> {
     const { tables } = await this.deps.settings.get();
     const counts = this.deps.tables.countsByTable();
     const all = Array.from({ length: tables }, (_, i) => ({ table: i + 1, count: counts.get(i + 1) ?? 0 }));
     all.sort((a, b) => b.count - a.count || a.table - b.table);
-    return top === undefined ? all : all.filter((t) => t.count > 0).slice(0, top);
+    return withPhotos ? all.filter((t) => t.count > 0) : all;
   }
 
   walls() {

@@ -1,7 +1,8 @@
 // The wall that runs itself, in Chromium: the layouts at 1920x1080 and 1024x768 with a readable
 // QR code, and the couple's remote on a phone (360 px, by keyboard) steering two open walls:
 // layout, show, next, announcement and curtain reach them within a second, without a reload;
-// both are listed by the heartbeat; a video plays muted.
+// both are listed by the heartbeat; a video plays muted. Tables: each sign decodes to
+// /live?table=N, an upload from such a page carries its table, the wall shows the busiest tables.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,6 +12,8 @@ import { newPage, screenshot, ServerProcess, startBrowserAndServer, stopBrowserA
 import { adminClient, userClient, type TestClient } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { makeVideo, tinyImage } from '../helpers/uploads.js';
+import { sample } from '../helpers/samples.js';
+import { adminPhotos, waitStatus } from './guest-helpers.js';
 import { decodeQrPng, guestUpload, waitProcessed } from './wall-helpers.js';
 
 let browser: Browser;
@@ -174,4 +177,45 @@ test('a video plays on the wall muted and inline', async () => {
   assert.deepEqual(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.playsInline]), [true, true]);
   assert.deepEqual(errors, []);
   await wall.context().close();
+});
+
+test('table signs decode to /live?table=N; an upload from such a page carries its table; the gallery filters by it and the wall shows the busiest tables', async () => {
+  assert.equal((await admin.put('/admin/api/settings', { tables: 5 })).status, 200);
+  const { page, errors } = await newPage(browser, { width: 900, height: 1200 });
+  await uiLogin(page, srv.url);
+  await page.goto(srv.url + '/admin/qr');
+  await page.getByTestId('qr-table-sign').first().waitFor();
+  assert.equal(await page.getByTestId('qr-table-sign').count(), 5);
+  const third = page.locator('[data-testid="qr-table-sign"][data-table="3"]');
+  assert.match(await third.innerText(), /Table 3/);
+  const code = third.locator('.qr-sign-code');
+  await code.scrollIntoViewIfNeeded();
+  await code.evaluate((img: HTMLImageElement) => img.decode());
+  assert.equal(await decodeQrPng(await code.screenshot()), `${srv.url}/live?table=3`);
+
+  const { page: phone } = await newPage(browser, { width: 360, height: 740 });
+  await phone.goto(srv.url + '/live?table=3');
+  await phone.getByTestId('live-table').waitFor();
+  assert.equal(await phone.getByTestId('live-table').innerText(), 'Sharing from table 3');
+  await phone.getByTestId('file-input').setInputFiles([sample('Pentax_K10D.jpg')]);
+  await waitStatus(phone, 'Pentax_K10D.jpg', 'complete');
+  const sent = (await adminPhotos(admin)).find((p) => p.original_filename === 'Pentax_K10D.jpg')!;
+  assert.equal((await admin.post(`/admin/api/photos/${sent.id}/approve`)).status, 200);
+  const listed = (await (await fetch(`${srv.url}/api/photos?table=3`)).json()) as { photos: { id: string; table: number }[] };
+  assert.deepEqual(listed.photos.map((p) => [p.id, p.table]), [[sent.id, 3]]);
+
+  // The gallery's filter offers the table, and shows only its photo.
+  await phone.goto(srv.url + '/gallery');
+  await phone.getByRole('button', { name: 'Table 3' }).click();
+  await phone.waitForFunction(() => document.querySelectorAll('.gallery-grid:not([aria-busy]) li').length === 1);
+
+  // The wall, now and then: the busiest tables (here every half second).
+  const { page: wall } = await newPage(browser, { width: 1280, height: 720 });
+  await wall.goto(srv.url + '/wall?interval=4000&tables=500');
+  await wall.getByTestId('wall-tables').waitFor({ timeout: 10_000 });
+  assert.match(await wall.getByTestId('wall-tables').innerText(), /The busiest tables[\s\S]*Table 3[\s\S]*1 photo/);
+  await readableQr(wall);
+  await screenshot(wall, 'wall-busiest-tables');
+  assert.deepEqual(errors, []);
+  await Promise.all([page.context().close(), phone.context().close(), wall.context().close()]);
 });

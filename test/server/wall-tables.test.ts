@@ -1,5 +1,5 @@
 // Tables: a QR sign per table (/live?table=N), uploads carrying their table (single and chunked,
-// out of range 400), the gallery's filter and item field, the counts per table and the busiest three.
+// out of range 400), the gallery's filter and item field, the counts per table and the tables with photos for the wall and the gallery.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import jsQR from 'jsqr';

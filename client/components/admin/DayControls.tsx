@@ -4,7 +4,7 @@ import { Card } from './Card';
 import { CheckboxRow, Field } from './Field';
 import { t } from './t';
 
-type Controls = Pick<WeddingSettings, 'moderation' | 'gallery_opens_at' | 'wall_paused' | 'time_zone'>;
+type Controls = Pick<WeddingSettings, 'moderation' | 'gallery_opens_at' | 'wall_paused' | 'time_zone'> & Partial<Pick<WeddingSettings, 'tables'>>;
 
 interface Props {
   value: Controls;
@@ -50,6 +50,19 @@ export function DayControls({ value, onChange }: Props) {
 
       <CheckboxRow role="switch" label={t('admin.day.wall_paused')} checked={value.wall_paused} onChange={(e) => onChange({ wall_paused: e.target.checked })} />
       <p className="muted settings-hint">{t('admin.day.wall_paused_hint')}</p>
+
+      <Field id="st-tables" label={t('admin.day.tables')} hint={t('admin.day.tables_hint')}>
+        <input
+          id="st-tables"
+          type="number"
+          inputMode="numeric"
+          min={0}
+          max={200}
+          step={1}
+          value={value.tables ?? 0}
+          onChange={(e) => onChange({ tables: e.target.value === '' ? 0 : Math.trunc(Number(e.target.value)) })}
+        />
+      </Field>
 
       <Field id="st-zone" label={t('admin.day.zone')} hint={t('admin.day.zone_hint')}>
         <input id="st-zone" type="text" list="st-zones" value={value.time_zone} onChange={(e) => onChange({ time_zone: e.target.value })} />

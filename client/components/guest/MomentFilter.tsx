@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import Trophy from 'lucide-react/icons/trophy';
 import { useEffect, useState } from 'react';
 import { fetchPhotos, fetchStats } from '../../api/guest';
+import { getJson } from '../../api/http';
 import { t } from '../../i18n';
 import { settings } from '../../state/settings';
 
@@ -22,6 +23,19 @@ export function useGalleryChoices(): Choice[] {
   useSignals();
   const [found, setFound] = useState<string[]>([]);
   const [challenges, setChallenges] = useState<Choice[]>([]);
+  const [tables, setTables] = useState<Choice[]>([]);
+  const tableCount = settings.value?.tables ?? 0;
+  // Tables with photos (uploads from their QR signs), in their order.
+  useEffect(() => {
+    if (!tableCount) return setTables([]);
+    let live = true;
+    void getJson<{ tables: { table: number; count: number }[] }>('/api/wall/tables')
+      .then((r) => live && setTables(r.tables.map((x) => x.table).sort((a, b) => a - b).map((n) => ({ label: t('gallery.table', { table: n }), value: `table=${n}` }))))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, [tableCount]);
   const challengeKey = (settings.value?.challenges ?? []).map((c) => c.id).join(' ');
   useEffect(() => {
     if (!challengeKey) {
@@ -53,7 +67,7 @@ export function useGalleryChoices(): Choice[] {
       live = false;
     };
   }, [key]);
-  return [{ label: t('gallery.most_loved'), value: 'sort=loved' }, ...probed.filter((m) => found.includes(m.value)), ...challenges];
+  return [{ label: t('gallery.most_loved'), value: 'sort=loved' }, ...probed.filter((m) => found.includes(m.value)), ...challenges, ...tables];
 }
 
 /** "All" and one button per choice; the chosen one is pressed. */

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import type { PublicUrlResponse } from '../../../common/api-types';
 import { getJson } from '../../api/http';
-import { t } from '../../i18n';
+import { t } from './t';
 
 /** The corner card: QR code and "Share your photos: <url>/live". */
 export function ShareCorner() {

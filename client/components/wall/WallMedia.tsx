@@ -1,6 +1,6 @@
 import { useEffect, useRef } from 'react';
 import type { Slide } from './player';
-import { t } from '../../i18n';
+import { t } from './t';
 import { isMessage, isVideo, type MessageItem } from './types';
 
 interface Props {

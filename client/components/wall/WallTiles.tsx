@@ -1,5 +1,6 @@
-import { t } from '../../i18n';
+import { t } from './t';
 import { ShareCorner } from './ShareCorner';
+import { WallEmpty } from './WallEmpty';
 import type { Tile } from './tile-board';
 
 /** The mosaic's and the magazine's grid: a cell per photo (in the magazine the first is the large one), and one for the QR code. */
@@ -16,12 +17,7 @@ export function WallTiles({ tiles, size, empty, names }: { tiles: Tile[]; size: 
           )}
         </div>
       ))}
-      {empty && tiles.length === 0 && (
-        <div className="wall-tile wall-tile-0 wall-empty">
-          {names && <h1>{names}</h1>}
-          <p>{t('wall.empty')}</p>
-        </div>
-      )}
+      {empty && tiles.length === 0 && <WallEmpty names={names} cover={null} className="wall-tile wall-tile-0 wall-empty" />}
       <div className="wall-tile wall-share-cell">
         <ShareCorner />
       </div>

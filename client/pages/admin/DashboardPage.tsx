@@ -21,6 +21,7 @@ import { ChallengeCounts } from '../../components/admin/ChallengeCounts';
 import { ExportButtons } from '../../components/admin/ExportButtons';
 import { DayStatus } from '../../components/admin/WallPauseButton';
 import { useWalls, WallsStatus } from '../../components/admin/WallsStatus';
+import { TableCounts } from '../../components/admin/TableCounts';
 import { t } from '../../components/admin/t';
 import { MissingTools } from '../../components/admin/MissingTools';
 import { FaceSearchCard } from '../../components/admin/FaceSearchCard';
@@ -169,6 +170,7 @@ export function DashboardPage() {
       </div>
 
       <ChallengeCounts items={data.challenge_counts} />
+      <TableCounts />
 
       <div className="dashboard-lists">
         <Card title={t('admin.dashboard.activity')}>

@@ -25,6 +25,7 @@ export function QrPage() {
   const [ready, setReady] = useState('');
   const [liveUrl, setLiveUrl] = useState(`${window.location.origin}/live`);
   const [names, setNames] = useState<[string, string] | null>(null);
+  const [tables, setTables] = useState(0);
   const [look, setLook] = useState<{ theme: string; accent: string | null } | null>(null);
   // The sign's own language; "" (every guest's own) writes it in the panel's language.
   const lang = signLang || language.value;
@@ -58,6 +59,7 @@ export function QrPage() {
       .then((r) => {
         if (!live) return;
         setNames(r.settings.couple_names);
+        setTables(r.settings.tables ?? 0);
         setLook({ theme: r.settings.theme, accent: r.settings.accent_color });
       })
       .catch(() => undefined);
@@ -98,11 +100,48 @@ export function QrPage() {
         <button type="button" className="btn" onClick={() => window.print()}>
           {t('admin.qr.print')}
         </button>
+        {tables > 0 && (
+          <button type="button" className="btn btn-outline" onClick={() => printTables()}>
+            {t('admin.qr.print_tables')}
+          </button>
+        )}
         <Link href="~/wall" className="btn btn-outline">
           {t('admin.qr.open_wall')}
         </Link>
         {canPause && <WallPauseButton />}
       </div>
+      {tables > 0 && (
+        <section className="qr-table-signs" aria-labelledby={`${id}-tables`}>
+          <h2 id={`${id}-tables`} className="no-print">
+            {t('admin.qr.tables_title')}
+          </h2>
+          {Array.from({ length: tables }, (_, i) => i + 1).map((n) => {
+            const url = `${liveUrl.replace(/\?.*$/, '')}?table=${n}${signLang ? `&lang=${signLang}` : ''}`;
+            return (
+              <section key={n} className="qr-sign qr-table-sign card" lang={lang} dir={directionOf(lang)} data-testid="qr-table-sign" data-table={n} data-theme={look?.theme} style={look ? themedStyle(look.theme, look.accent) : undefined}>
+                <p className="qr-table-number">{s('admin.qr.table', { number: String(n) })}</p>
+                {names && <h3 className="qr-sign-names">{s('app.couple_names', { first: names[0], second: names[1] })}</h3>}
+                <p className="qr-sign-lead">{s('admin.qr.lead')}</p>
+                <img className="qr-sign-code" src={`/api/qr.svg?table=${n}${signLang ? `&lang=${signLang}` : ''}`} alt={s('admin.qr.alt', { url })} loading="lazy" />
+                <p className="qr-sign-url" dir="ltr">
+                  {url}
+                </p>
+              </section>
+            );
+          })}
+        </section>
+      )}
     </div>
   );
+}
+
+/** Prints one sign per table, a page each, instead of the page's main sign. */
+function printTables(): void {
+  document.body.classList.add('qr-print-tables');
+  const done = () => {
+    document.body.classList.remove('qr-print-tables');
+    window.removeEventListener('afterprint', done);
+  };
+  window.addEventListener('afterprint', done);
+  window.print();
 }
