@@ -33,22 +33,27 @@ export function exifDateToIso(raw: unknown, offset?: unknown): string | null {
 
 /**
  * exifr finds EXIF in JPEG, PNG, WebP and iPhone HEIC files, but not in every HEIF writer's
- * layout (libheif's own AVIF/HEIF files): then the block libvips found is read instead.
+ * layout (libheif's own AVIF/HEIF files): then the block libvips found is read instead, the one
+ * given (`header`: from a sharp instance that read the file's header already; null: none) or
+ * else looked for.
  */
-async function exifBlock(file: string): Promise<Record<string, unknown> | undefined> {
-  const parsed = await exifr.parse(file, OPTIONS).catch(() => undefined);
+async function exifBlock(input: string | Buffer, header?: Buffer | null): Promise<Record<string, unknown> | undefined> {
+  const parsed = await exifr.parse(input, OPTIONS).catch(() => undefined);
   // exifr answers a block it cannot read with only {errors}.
   if (parsed && Object.keys(parsed).some((k) => k !== 'errors')) return parsed;
-  const raw = (await sharp(file).metadata().catch(() => null))?.exif;
+  const raw = header === undefined ? (await sharp(input).metadata().catch(() => null))?.exif : header;
   // libvips hands the block with its "Exif\0\0" prefix; exifr wants the TIFF structure after it.
   const tiff = raw && raw.subarray(0, 6).toString('latin1') === 'Exif\0\0' ? raw.subarray(6) : raw;
   return tiff ? exifr.parse(tiff, OPTIONS).catch(() => undefined) : undefined;
 }
 
-/** Date, camera and orientation from a photo's EXIF; a missing or malformed block gives nulls, never an error. */
-export async function readExif(file: string): Promise<ExifFacts> {
+/**
+ * Date, camera and orientation from a photo's EXIF (the file, or its bytes already read); a
+ * missing or malformed block gives nulls, never an error.
+ */
+export async function readExif(input: string | Buffer, header?: Buffer | null): Promise<ExifFacts> {
   try {
-    const t = await exifBlock(file);
+    const t = await exifBlock(input, header);
     if (!t) return NONE;
     const orientation = typeof t.Orientation === 'number' && t.Orientation >= 1 && t.Orientation <= 8 ? t.Orientation : null;
     return {

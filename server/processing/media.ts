@@ -8,7 +8,7 @@ import { posterFrame, probeVideo, type VideoFacts, type VideoTools } from './ffm
 import { decodeHeif, needsHeifDecoder } from './heif.js';
 import { DEFAULT_STEP_LIMIT_MS, StepTimeoutError, withinLimit } from './limits.js';
 import { measureFile, qualityFlags, type ImageMeasures } from './quality.js';
-import { imageFacts, writeImageDerivatives } from './sharp.js';
+import { readStillImage, readWhole, writeImageDerivatives } from './sharp.js';
 import { ToolMissingError } from './tools.js';
 import { playsAsIs, webFilters, writeWebCopy, type WebCopyOptions } from './video.js';
 
@@ -45,8 +45,11 @@ export async function buildDerivatives(deps: MediaDeps, photo: PhotoRow): Promis
     const limit = stepMs(deps);
     const made = (async () => {
       const source = heif ? await decodeHeif(original, work, limit) : original;
-      const [facts, exif] = await withinLimit('Reading the photo', limit, Promise.all([imageFacts(source, heif), readExif(original)]));
-      const measures = await withinLimit('Making the thumbnails', limit, writeImageDerivatives(source, display, thumb, heif));
+      // Read once: the bytes give the header, the one decode and the EXIF (a HEIF's, as its decoder copied it).
+      const bytes = await readWhole(source);
+      const { facts, exif: header, measures } = await withinLimit('Making the thumbnails', limit, readStillImage(bytes, display, thumb, heif));
+      const found = await withinLimit('Reading the photo', limit, readExif(bytes, header ?? null));
+      const exif = heif && Object.values(found).every((v) => v === null) ? await withinLimit('Reading the photo', limit, readExif(original)) : found;
       return { facts, exif, measures };
     })();
     const { facts, exif, measures } = await made.finally(() => fs.rm(work, { recursive: true, force: true }));

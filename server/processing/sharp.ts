@@ -1,5 +1,7 @@
+import fs from 'node:fs/promises';
 import os from 'node:os';
 import sharp from 'sharp';
+import type { Metadata, Sharp } from 'sharp';
 import { measurePixels, type ImageMeasures, type RawImage } from './quality.js';
 
 /** Long side of the grid thumbnail and of the viewer's display image. */
@@ -26,14 +28,22 @@ export interface ImageFacts {
   orientation: number | null;
 }
 
-/** `upright`: the pixels are as displayed already (a decoded HEIF), whatever its EXIF says. */
-export async function imageFacts(file: string, upright = false): Promise<ImageFacts> {
-  const m = await sharp(file, INPUT).metadata();
+/** Size as displayed and orientation from a header; `upright`: the pixels are as displayed already (a decoded HEIF), whatever its EXIF says. */
+function factsOf(m: Metadata, upright: boolean): ImageFacts {
   if (!m.width || !m.height) throw new Error('The image has no dimensions');
   if (upright) return { width: m.width, height: m.height, orientation: null };
   const o = m.orientation ?? null;
   const swap = o !== null && o >= 5 && o <= 8;
   return { width: swap ? m.height : m.width, height: swap ? m.width : m.height, orientation: o };
+}
+
+/** Larger files are read by libvips from their path rather than held in memory whole. */
+export const WHOLE_FILE_MAX = 64 * 1024 * 1024;
+
+/** A file's bytes, read once (its path, when it is larger than WHOLE_FILE_MAX). */
+export async function readWhole(file: string): Promise<string | Buffer> {
+  const { size } = await fs.stat(file);
+  return size <= WHOLE_FILE_MAX ? fs.readFile(file) : file;
 }
 
 const inside = (px: number) => ({ width: px, height: px, fit: 'inside' as const, withoutEnlargement: true });
@@ -45,14 +55,40 @@ const inside = (px: number) => ({ width: px, height: px, fit: 'inside' as const,
  * The original is decoded once; the thumbnail is made from the display-size pixels, and so are
  * the measures of similar shots and quality (quality.ts), unless `measure` is false.
  */
-export async function writeImageDerivatives(
+export function writeImageDerivatives(
   input: string | Buffer,
   displayOut: string,
   thumbOut: string,
   upright = false,
   measure = true,
 ): Promise<ImageMeasures | null> {
-  const decoded = sharp(input, INPUT);
+  return derive(sharp(input, INPUT), displayOut, thumbOut, upright, measure);
+}
+
+export interface StillImage {
+  facts: ImageFacts;
+  /** The EXIF block libvips found in the file's header (with its "Exif\0\0" prefix), if any. */
+  exif: Buffer | undefined;
+  measures: ImageMeasures;
+}
+
+/**
+ * Everything processing takes from a still image's pixels, from one sharp instance: its header
+ * (size, orientation, EXIF block), then one decode, turned upright and shrunk to the display size
+ * in the same pipeline, from which the display image, the thumbnail and the measuring copy are all
+ * made. Give it the file's bytes: libvips then opens nothing (from a path it opens the file again
+ * for every loader that sniffs it, and again to decode).
+ */
+export async function readStillImage(input: string | Buffer, displayOut: string, thumbOut: string, upright = false): Promise<StillImage> {
+  const img = sharp(input, INPUT);
+  const header = await img.metadata();
+  const facts = factsOf(header, upright);
+  const measures = (await derive(img, displayOut, thumbOut, upright, true))!;
+  return { facts, exif: header.exif, measures };
+}
+
+/** The one decode: upright display-size pixels in memory, then the files and the measures from them. */
+async function derive(decoded: Sharp, displayOut: string, thumbOut: string, upright: boolean, measure: boolean): Promise<ImageMeasures | null> {
   const { data, info } = await (upright ? decoded : decoded.rotate())
     .resize(inside(DISPLAY_PX))
     .removeAlpha()
