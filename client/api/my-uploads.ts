@@ -1,5 +1,4 @@
 import type { MyUploadsResponse } from '../../common/api-types';
-import { shotsVersion } from '../state/shots';
 import { deleteJson, getJson } from './http';
 
 /** The calling guest's own uploads (cookie wedding_guest), newest first; hidden ones included. */
@@ -8,6 +7,7 @@ export const fetchMyUploads = (limit = 100, offset = 0) => getJson<MyUploadsResp
 /** Takes back one of the guest's own uploads; another guest's photo is 404. */
 export const deleteMyUpload = (id: string) =>
   deleteJson<{ success: true }>(`/api/my/uploads/${encodeURIComponent(id)}`).then((r) => {
-    shotsVersion.value++;
+    // A shot comes back (the shots left, components/camera/ShotsLeft.tsx, listen).
+    dispatchEvent(new Event('wedding:taken-back'));
     return r;
   });

@@ -11,7 +11,7 @@ import { TableNote } from '../components/guest/TableNote';
 import { InsightsCard } from '../components/guest/InsightsCard';
 import { MyUploads } from '../components/guest/MyUploads';
 import { UploadBox } from '../components/guest/UploadBox';
-import { ShotsLeft } from '../components/camera/ShotsLeft';
+import { CameraEntry } from '../components/camera/CameraEntry';
 import { coupleNames, settings } from '../state/settings';
 import { finishedCount, startUploadQueue } from '../state/uploads';
 
@@ -52,8 +52,9 @@ export function LivePage() {
             <ChallengePicker challenges={stats.challenges} />
           </Suspense>
         )}
+        <CameraEntry />
         <UploadBox />
-        <ShotsLeft />
+        <CameraEntry shots />
         <MyUploads />
 
         <p className="live-gallery-link">

@@ -120,6 +120,19 @@ export class UploadEngine {
   /** Adds files and starts them; refused (false) unless the box is idle (SPEC §4). */
   addFiles(files: readonly File[]): boolean {
     if (this.box !== 'idle' || files.length === 0) return false;
+    this.add(files, null);
+    return true;
+  }
+
+  /**
+   * A photo or video just taken in the page (`capturedAt`: when): joins the queue at once, even
+   * while other files are on their way, so the camera never waits for the uploads.
+   */
+  addCaptured(file: File, capturedAt: string): void {
+    this.add([file], capturedAt);
+  }
+
+  private add(files: readonly File[], capturedAt: string | null): void {
     const challengeId = this.challengeId();
     const added: UploadItem[] = files.map((file) => ({
       id: this.randomId(),
@@ -136,13 +149,13 @@ export class UploadEngine {
       error: null,
       isResumable: false,
       challengeId,
+      ...(capturedAt ? { capturedAt } : {}),
     }));
     this.items = [...this.items, ...added];
     for (const item of added) this.keeper.add(item);
-    this.setBox('uploading');
+    if (this.box !== 'uploading') this.setBox('uploading');
     this.emit();
     this.pump();
-    return true;
   }
 
   /** SPEC §4: an errored item goes back to pending with a zero retry count and restarts. */
@@ -269,16 +282,16 @@ export class UploadEngine {
     const resume = this.resumeFromServer.has(item.id);
     const chunked = item.file.size > CHUNK_SIZE || (resume && item.isResumable);
     const api = this.api(item.sessionId);
-    if (!chunked) return api.single(item.file, progress, item.challengeId);
+    if (!chunked) return api.single(item.file, progress, item.challengeId, item.capturedAt);
     let from = 0;
     if (resume) {
-      const o = await api.offset(item.file, item.uploadId, item.challengeId);
+      const o = await api.offset(item.file, item.uploadId, item.challengeId, item.capturedAt);
       if (o.created) return o.created;
       from = o.receivedBytes;
       progress(from);
     }
     this.resumeFromServer.delete(item.id);
-    return api.chunks(item.file, item.uploadId, from, progress, item.challengeId);
+    return api.chunks(item.file, item.uploadId, from, progress, item.challengeId, item.capturedAt);
   }
 
   private finished(id: string, created: Created): void {

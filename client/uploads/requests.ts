@@ -85,12 +85,13 @@ export class UploadRequests {
   ) {}
 
   /** The guest's name and the file's photo challenge, when there are any. */
-  private addFields(form: FormData, challengeId: string | null | undefined): void {
+  private addFields(form: FormData, challengeId: string | null | undefined, capturedAt?: string | null): void {
     const name = this.uploaderName().trim();
     const table = uploadTable();
     if (table) form.append('table', String(table));
     if (name) form.append('uploader_name', name);
     if (challengeId) form.append('challenge_id', challengeId);
+    if (capturedAt) form.append('captured_at', capturedAt);
   }
 
   /** One request with SPEC's 120 s limit; a missing answer becomes SPEC's network/timeout sentence. */
@@ -134,11 +135,11 @@ export class UploadRequests {
   }
 
   /** Files of 5 MB or less: one POST /api/upload (session_id first, then the file). */
-  async single(file: File, onProgress: (bytes: number) => void, challengeId?: string | null): Promise<Created> {
+  async single(file: File, onProgress: (bytes: number) => void, challengeId?: string | null, capturedAt?: string | null): Promise<Created> {
     const turn = await this.turn(file.size);
     const form = new FormData();
     form.append('session_id', this.sessionId);
-    this.addFields(form, challengeId);
+    this.addFields(form, challengeId, capturedAt);
     form.append('file', file, file.name);
     const res = await this.send(
       {
@@ -157,11 +158,12 @@ export class UploadRequests {
    * server finished the file but its answer was lost, it says so and the result is returned;
    * when it had every byte but could not store it yet, this call stores it (as this guest's).
    */
-  async offset(file: File, uploadId: string, challengeId?: string | null): Promise<{ receivedBytes: number; created?: Created }> {
+  async offset(file: File, uploadId: string, challengeId?: string | null, capturedAt?: string | null): Promise<{ receivedBytes: number; created?: Created }> {
     const q = new URLSearchParams({ session_id: this.sessionId, filename: file.name, total_size: String(file.size), upload_id: uploadId });
     const name = this.uploaderName().trim();
     if (name) q.set('uploader_name', name);
     if (challengeId) q.set('challenge_id', challengeId);
+    if (capturedAt) q.set('captured_at', capturedAt);
     const res = await this.send({ method: 'GET', url: `/api/upload-chunk/offset?${q}` }, 'chunk');
     if (res.status !== 200) throw failure(res);
     const data = parse(res.body);
@@ -177,7 +179,7 @@ export class UploadRequests {
    * POST /api/upload-chunk from `from` to the end, 5 MiB at a time (chunk_end exclusive). The form
    * fields go before the file part so the server can stream the chunk straight into place.
    */
-  async chunks(file: File, uploadId: string, from: number, onProgress: (bytes: number) => void, challengeId?: string | null): Promise<Created> {
+  async chunks(file: File, uploadId: string, from: number, onProgress: (bytes: number) => void, challengeId?: string | null, capturedAt?: string | null): Promise<Created> {
     const total = file.size;
     // The server holds every byte but has not said the file is stored (an older server, or a race
     // with its store): its last byte again asks for the answer a last chunk gets.
@@ -195,7 +197,7 @@ export class UploadRequests {
       form.append('chunk_start', String(start));
       form.append('chunk_end', String(end));
       form.append('is_last_chunk', String(last));
-      this.addFields(form, challengeId);
+      this.addFields(form, challengeId, capturedAt);
       form.append('file', file.slice(start, end), file.name);
       const turn = await this.turn(end - start);
       const res = await this.send(

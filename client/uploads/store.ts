@@ -18,6 +18,8 @@ export interface StoredUpload {
   duplicateType: string | null;
   error: string | null;
   isResumable: boolean;
+  /** A photo or video taken in the page: when (sent as captured_at). */
+  capturedAt?: string | null;
   /** Keeps the list in the order the files were added. */
   seq: number;
 }

@@ -27,6 +27,8 @@ export interface UploadItem {
   readonly isResumable: boolean;
   /** The photo challenge the guest picked when adding the file (sent as challenge_id), or none. */
   readonly challengeId?: string | null;
+  /** A photo or video taken in the page: when (ISO 8601 with the phone's offset), sent as captured_at. */
+  readonly capturedAt?: string | null;
 }
 
 export interface TransportRequest {

@@ -54,11 +54,12 @@ export async function buildDerivatives(deps: MediaDeps, photo: PhotoRow): Promis
     })();
     const { facts, exif, measures } = await made.finally(() => fs.rm(work, { recursive: true, force: true }));
     return {
-      ...measuredFields(measures, exif.dateTaken ?? photo.upload_timestamp),
+      ...measuredFields(measures, exif.dateTaken ?? photo.date_taken ?? photo.upload_timestamp),
       width: facts.width,
       height: facts.height,
       orientation: facts.orientation ?? exif.orientation,
-      date_taken: exif.dateTaken,
+      // The file's own date, else the capture time the page sent (a photo taken in the page).
+      date_taken: exif.dateTaken ?? photo.date_taken,
       camera_make: exif.cameraMake,
       camera_model: exif.cameraModel,
       thumb_path: rel(deps.paths, thumb),
@@ -88,7 +89,7 @@ async function videoDerivatives(deps: MediaDeps, photo: PhotoRow, dir: string, v
   if (frame.length === 0) throw new Error('no frame could be read');
   await withinLimit('Making the thumbnails', stepMs(deps), writeImageDerivatives(frame, path.join(dir, `poster-v${version}.webp`), thumb, false, false));
   await fs.rm(path.join(dir, `poster-v${version}.webp`), { force: true });
-  const row = videoRow(deps, facts, thumb, version);
+  const row = videoRow(deps, { ...facts, creationTime: facts.creationTime ?? photo.date_taken }, thumb, version);
   if (!playsAsIs(facts)) return (await hasWebCopy(deps, photo)) ? row : { ...row, status: 'processing' };
   const web = webCopyPath(dir, version);
   await writeWebCopy(deps.tools, original, web, facts);

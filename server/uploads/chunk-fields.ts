@@ -1,3 +1,4 @@
+import { parseIsoTime } from '../settings/controls.js';
 import { cleanUploaderName } from '../../common/rules.js';
 import { invalid, tooLarge } from '../errors.js';
 import type { FormFields } from './streams.js';
@@ -46,6 +47,22 @@ export function challengeField(fields: FormFields, known: ReadonlySet<string>): 
   if (!id) return null;
   if (!known.has(id)) throw invalid('errors.uploads.unknown_challenge', undefined, { field: 'challenge_id' });
   return id;
+}
+
+/** The earliest capture time accepted (a phone whose clock was never set says 1970). */
+const EARLIEST_CAPTURE_MS = Date.UTC(2000, 0, 1);
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * When a photo or video taken in the page was taken (captured_at: ISO 8601 with its offset, the
+ * phone's own clock), stored as its date taken unless the file says otherwise. Only metadata: a
+ * value that is not such a time, or is far off, is left out rather than refusing the file.
+ */
+export function capturedAtField(fields: FormFields, now = Date.now()): string | null {
+  const raw = fields.captured_at?.trim();
+  if (!raw) return null;
+  const t = parseIsoTime(raw);
+  return t !== undefined && t >= EARLIEST_CAPTURE_MS && t <= now + DAY_MS ? raw : null;
 }
 
 export function uploadKey(uploadId: string | undefined, sessionId: string, filename: string, totalSize: number): string {

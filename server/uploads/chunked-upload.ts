@@ -8,7 +8,7 @@ import { AppError, conflict, invalid, tooLarge, unsupportedType, type ErrorCode 
 import type { BodyProgress } from '../http/multipart.js';
 import type { StorageGuard } from '../storage/storage.js';
 import { admitNewUpload } from './admission.js';
-import { challengeField, hasChunkFields, parseChunkFields, uploaderNameField, type ChunkFields } from './chunk-fields.js';
+import { capturedAtField, challengeField, hasChunkFields, parseChunkFields, uploaderNameField, type ChunkFields } from './chunk-fields.js';
 import { FileSink, pourIntoNewFile } from './file-sink.js';
 import { tableField } from './chunk-fields.js';
 import { KeyLock } from './key-lock.js';
@@ -111,7 +111,7 @@ export class ChunkedUploads {
       const f = direct?.fields ?? parseChunkFields(fields, max, challenges);
       const table = tableField(fields, tables);
       // Every field of the form, those after the file included: the name sent with the last chunk counts.
-      const uploader: Uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges), unlimited };
+      const uploader: Uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges), unlimited, capturedAt: capturedAtField(fields) };
       // is_last_chunk may arrive after the file part; it only matters now.
       const last = fields.is_last_chunk?.trim().toLowerCase();
       if (last === 'true' && f.chunkEnd !== f.totalSize) {

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { invalid, tooLarge } from '../errors.js';
-import { challengeField, uploaderNameField } from './chunk-fields.js';
+import { capturedAtField, challengeField, uploaderNameField } from './chunk-fields.js';
 import { pourIntoNewFile, type FileSink } from './file-sink.js';
 import { tableField } from './chunk-fields.js';
 import { cleanFilename, newId, type StoredUpload, type UploadStore } from './store.js';
@@ -51,7 +51,7 @@ export async function receiveSingleUpload(
     });
     if (!sawFile || !sink) throw invalid('errors.uploads.no_file');
     if (sink.seen === 0) throw invalid('errors.uploads.empty');
-    const uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges), unlimited };
+    const uploader = { guestId, name: uploaderNameField(fields), challengeId: challengeField(fields, challenges), unlimited, capturedAt: capturedAtField(fields) };
     const sessionId = (fields.session_id ?? '').slice(0, 200);
     return await d.store.store({
       tempPath,

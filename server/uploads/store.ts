@@ -46,6 +46,8 @@ export interface Uploader {
   table?: number | null;
   /** Sent by a signed-in user: not held to the guests' shot limit. */
   unlimited?: boolean;
+  /** When it was taken in the page (captured_at), its date taken unless the file carries one. */
+  capturedAt?: string | null;
 }
 
 /** The disposable-camera game (shot_limit): throws shot_limit_reached when guest `guestId` has no shot left. */
@@ -89,7 +91,7 @@ function newPhotoRow(p: { id: string; storedPath: string; type: SniffedType; siz
     height: null,
     orientation: null,
     duration: null,
-    date_taken: null,
+    date_taken: p.uploader.capturedAt ?? null,
     camera_make: null,
     camera_model: null,
     processing_error: null,

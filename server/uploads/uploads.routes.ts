@@ -98,6 +98,7 @@ export function uploadsRouter(uploads: UploadsService, turns: UploadTurns, limit
       uploaderName: str('uploader_name') || undefined,
       challengeId: str('challenge_id') || undefined,
       unlimited: !!req.user,
+      capturedAt: str('captured_at') || undefined,
     });
     res.json({ success: true, ...progress });
   });

@@ -10,7 +10,7 @@ import { AppError, invalid } from '../errors.js';
 import { durableStorage, type Durable } from '../storage/durable.js';
 import { log } from '../log.js';
 import type { StorageGuard } from '../storage/storage.js';
-import { uploadKey } from './chunk-fields.js';
+import { capturedAtField, uploadKey } from './chunk-fields.js';
 import { ChunkedUploads, type ChunkOutcome, type UploadProgress } from './chunked-upload.js';
 import { sweepOrphans, type SweepResult } from './orphans.js';
 import { receiveSingleUpload } from './single-upload.js';
@@ -47,6 +47,8 @@ export interface OffsetQuery {
   challengeId?: string;
   /** Asked by a signed-in user: not held to the shot limit. */
   unlimited?: boolean;
+  /** When a file taken in the page was taken (its date taken), as the page sends it. */
+  capturedAt?: string;
 }
 
 /** Seconds a phone waits before trying again when the database could not take its photo. */
@@ -130,7 +132,7 @@ export class UploadsService {
     }
     const name = cleanUploaderName(q.uploaderName);
     const challengeId = q.challengeId && (await this.d.settings.challengeIds()).has(q.challengeId) ? q.challengeId : null;
-    const asker = { guestId: q.guestId, name: 'name' in name ? name.name : null, challengeId, unlimited: q.unlimited === true };
+    const asker = { guestId: q.guestId, name: 'name' in name ? name.name : null, challengeId, unlimited: q.unlimited === true, capturedAt: capturedAtField(q.capturedAt ? { captured_at: q.capturedAt } : {}) };
     const key = uploadKey(q.uploadId, q.sessionId, cleanFilename(q.filename), Number(q.totalSize));
     return this.chunked.offset(key, asker).catch(this.asFailure);
   }

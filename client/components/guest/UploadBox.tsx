@@ -2,7 +2,6 @@ import { useSignals } from '@preact/signals-react/runtime';
 import CircleCheck from 'lucide-react/icons/circle-check';
 import LoaderCircle from 'lucide-react/icons/loader-circle';
 import Upload from 'lucide-react/icons/upload';
-import { type FileRejection, useDropzone } from 'react-dropzone';
 import { settings } from '../../state/settings';
 import { uploadBox, uploadEngine, uploadItems } from '../../state/uploads';
 import { ACCEPT } from '../../uploads/constants';
@@ -11,6 +10,7 @@ import { t } from '../../i18n';
 import { MSG } from '../../uploads/messages';
 import { toast } from '../ui/toast';
 import { UploadItemRow } from './UploadItemRow';
+import { useDropZone, type FileRejection } from './drop-zone';
 
 const CLEARABLE = new Set(['uploaded', 'processing', 'complete', 'duplicate', 'error']);
 
@@ -53,22 +53,15 @@ export function UploadBox() {
     uploadEngine.addFiles(accepted);
   };
 
-  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
-    onDrop,
-    accept: ACCEPT,
-    multiple: true,
-    disabled: box !== 'idle',
-    noClick: true,
-    noKeyboard: true,
-  });
+  const { rootProps, inputProps, isDragActive, open } = useDropZone({ onDrop, accept: ACCEPT, disabled: box !== 'idle' });
 
   return (
     <section className="card upload-card" aria-labelledby="upload-title">
       <h2 id="upload-title" className="sr-only">
         {t('upload.box.title')}
       </h2>
-      <div {...getRootProps({ className: `dropzone dropzone-${box}${isDragActive ? ' dropzone-active' : ''}` })}>
-        <input {...getInputProps({ 'aria-label': t('upload.box.input_label') })} data-testid="file-input" />
+      <div {...rootProps} className={`dropzone dropzone-${box}${isDragActive ? ' dropzone-active' : ''}`}>
+        <input {...inputProps} aria-label={t('upload.box.input_label')} data-testid="file-input" />
         {box === 'idle' && (
           <>
             <Upload className="dropzone-icon" aria-hidden="true" size={40} />
