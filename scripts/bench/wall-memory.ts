@@ -1,12 +1,13 @@
 // The reception wall left running: many slides and many photo-visible / photo-hidden events,
 // measuring the page's JS heap and DOM after forced GC at the start and at the end.
-// Run: npx tsx scripts/bench/wall-memory.ts [seconds=180] [interval_ms=50]
+// Run: npx tsx scripts/bench/wall-memory.ts [seconds=180] [interval_ms=50] [layout=single|mosaic|magazine|cycle|all]
 // (needs the built client: node scripts/build.mjs)
 import { pathToFileURL } from 'node:url';
 import { launchBrowser } from '../../test/helpers/browser.js';
 import { sample } from '../../test/helpers/samples.js';
 import { startTestServer, TestClient } from '../../test/helpers/server.js';
 import { addPhoto, testVideo } from '../../test/server/photos-fixture.js';
+import type { WallLayout } from '../../common/api-types.js';
 
 export interface SoakResult {
   seconds: number;
@@ -23,11 +24,16 @@ export interface SoakResult {
   listenersEnd: number;
   elementsStart: number;
   elementsEnd: number;
+  layout: WallLayout;
+  /** The longest a photo's place (the slide, or one tile) stayed without a drawn picture, in ms and in slides. */
+  longestBlankMs: number;
+  longestBlankSlides: number;
 }
 
 const SAMPLES = ['Canon_40D.jpg', 'Nikon_D70.jpg', 'Pentax_K10D.jpg', 'Panasonic_DMC-FZ30.jpg', 'Fujifilm_FinePix_E500.jpg', 'orientation_landscape_6.jpg', 'orientation_portrait_6.jpg', 'xmp_no_exif.jpg'];
 
-export async function runWallSoak(opts: { seconds: number; intervalMs?: number; photos?: number; log?: (m: string) => void }): Promise<SoakResult> {
+export async function runWallSoak(opts: { seconds: number; intervalMs?: number; photos?: number; layout?: WallLayout; log?: (m: string) => void }): Promise<SoakResult> {
+  const layout = opts.layout ?? 'single';
   const intervalMs = opts.intervalMs ?? 50;
   const log = opts.log ?? (() => undefined);
   const s = await startTestServer();
@@ -41,6 +47,7 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
     for (let i = 0; i < 6; i++) hidden.push(await addPhoto(s, { file: sample(SAMPLES[i]), visible: false }));
     const admin = new TestClient(s.url);
     await admin.login();
+    await admin.put('/admin/api/wall', { layout });
 
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
@@ -48,12 +55,15 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
     page.on('pageerror', (e) => errors.push(String(e)));
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
-    const shown = async () => Number(await page.locator('main.wall').getAttribute('data-shown'));
+    // data-shown counts per layout (slides, or tile changes); the total carries over layout changes (cycle).
+    const shown = async () => page.evaluate(() => (window as unknown as { __shown: () => number }).__shown());
     const measure = async () => {
-      // Compare like with like: one photo on screen, no crossfade or video under way.
+      // Compare like with like: one photo on screen (no crossfade or video under way), or every tile drawn.
       await page.waitForFunction(() => {
         const slides = document.querySelectorAll('.wall-slide');
-        return slides.length === 1 && slides[0].querySelector('img') !== null;
+        if (slides.length === 1 && slides[0].querySelector('img') !== null) return true;
+        const tiles = [...document.querySelectorAll<HTMLImageElement>('.wall-tile img')];
+        return tiles.length > 0 && !document.querySelector('.wall-slide') && tiles.every((i) => i.complete && i.naturalWidth > 0);
       }, undefined, { timeout: 60_000, polling: 5 });
       // Nodes of slides just taken off (an image still decoding) can outlive one collection on a
       // busy machine: the lowest of three rounds, 300 ms apart, is what the page really keeps.
@@ -70,9 +80,48 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
       return { ...least, elements };
     };
 
-    await page.goto(`${s.url}/wall?interval=${intervalMs}`);
+    // The cycle goes through its three layouts every few seconds here, so one run sees them all several times.
+    await page.addInitScript((interval: number) => {
+      let total = 0;
+      let last = 0;
+      let layoutNow = '';
+      let longestBlank = 0;
+      const blankSince = new Map<number, number>();
+      const w = window as unknown as { __shown: () => number; __longestBlank: () => number };
+      w.__shown = () => {
+        const main = document.querySelector('main.wall');
+        const n = Number(main?.getAttribute('data-shown') ?? 0);
+        const l = main?.getAttribute('data-layout') ?? '';
+        if (l !== layoutNow) {
+          layoutNow = l;
+          last = 0;
+        }
+        total += Math.max(0, n - last);
+        last = n;
+        return total;
+      };
+      w.__longestBlank = () => longestBlank;
+      // Every photo's place: the slide (single) or each tile; blank while it has no drawn picture.
+      setInterval(() => {
+        w.__shown();
+        const main = document.querySelector('main.wall');
+        if (!main || main.getAttribute('data-paused') !== 'false') return blankSince.clear();
+        const places = main.querySelector('.wall-grid')
+          ? [...main.querySelectorAll('.wall-tile[data-photo-id]')].map((t) => t.querySelector('img'))
+          : [main.querySelector('.wall-slide:not(.leaving) img, .wall-slide:not(.leaving) video, .wall-slide:not(.leaving) blockquote, .wall-slide.leaving img')];
+        const now = performance.now();
+        places.forEach((el, i) => {
+          const drawn = !!el && (el.tagName !== 'IMG' || ((el as HTMLImageElement).complete && (el as HTMLImageElement).naturalWidth > 0));
+          if (drawn) blankSince.delete(i);
+          else if (!blankSince.has(i)) blankSince.set(i, now);
+          else longestBlank = Math.max(longestBlank, now - blankSince.get(i)!);
+        });
+      }, Math.max(5, Math.min(50, interval / 4)));
+    }, intervalMs);
+    await page.goto(`${s.url}/wall?interval=${intervalMs}&cycle=${Math.max(2000, intervalMs * 40)}`);
+    await page.waitForFunction(() => !!document.querySelector('main.wall[data-layout]'), undefined, { timeout: 60_000 });
     // Warm up: code loaded, a full round of the rotation seen, caches filled.
-    await page.waitForFunction((n) => Number(document.querySelector('main.wall')?.getAttribute('data-shown')) >= n, ids.length + 5, { timeout: 120_000 });
+    await page.waitForFunction((n) => (window as unknown as { __shown: () => number }).__shown() >= n, ids.length + 5, { timeout: 120_000 });
     const start = await measure();
     const slidesAtStart = await shown();
     log(`start: heap ${start.heapMB.toFixed(2)} MB, ${start.nodes} DOM nodes, ${start.elements} elements`);
@@ -98,6 +147,7 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
     }
     const slides = (await shown()) - slidesAtStart;
     const end = await measure();
+    const longestBlankMs = await page.evaluate(() => (window as unknown as { __longestBlank: () => number }).__longestBlank());
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     await context.close();
     return {
@@ -114,6 +164,9 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
       listenersEnd: end.listeners,
       elementsStart: start.elements,
       elementsEnd: end.elements,
+      layout,
+      longestBlankMs: Math.round(longestBlankMs),
+      longestBlankSlides: +(longestBlankMs / intervalMs).toFixed(2),
     };
   } finally {
     await browser.close();
@@ -124,13 +177,18 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const seconds = Number(process.argv[2] ?? 180);
   const intervalMs = Number(process.argv[3] ?? 50);
-  const r = await runWallSoak({ seconds, intervalMs, log: (m) => console.log(m) });
-  console.log(JSON.stringify(r, null, 2));
-  console.log(
-    `\nwall-memory: ${r.slides} slides (${r.simulatedHours} h at 8 s a photo), ${r.events} live events in ${r.seconds} s\n` +
-      `  JS heap after GC: start ${r.heapStartMB} MB (baseline), end ${r.heapEndMB} MB, ratio ${(r.heapEndMB / r.heapStartMB).toFixed(3)}\n` +
-      `  DOM nodes: start ${r.domNodesStart}, end ${r.domNodesEnd}, ratio ${(r.domNodesEnd / r.domNodesStart).toFixed(3)}; ` +
-      `elements ${r.elementsStart} -> ${r.elementsEnd}; event listeners ${r.listenersStart} -> ${r.listenersEnd}`,
-  );
+  const asked = process.argv[4] ?? 'single';
+  const layouts: WallLayout[] = asked === 'all' ? ['single', 'mosaic', 'magazine', 'cycle'] : [asked as WallLayout];
+  for (const layout of layouts) {
+    const r = await runWallSoak({ seconds, intervalMs, layout, log: (m) => console.log(`[${layout}] ${m}`) });
+    console.log(JSON.stringify(r, null, 2));
+    console.log(
+      `\nwall-memory ${layout}: ${r.slides} slides or tile changes (${r.simulatedHours} h at 8 s each), ${r.events} live events in ${r.seconds} s\n` +
+        `  JS heap after GC: start ${r.heapStartMB} MB (baseline), end ${r.heapEndMB} MB, ratio ${(r.heapEndMB / r.heapStartMB).toFixed(3)}\n` +
+        `  DOM nodes: start ${r.domNodesStart}, end ${r.domNodesEnd}, ratio ${(r.domNodesEnd / r.domNodesStart).toFixed(3)}; ` +
+        `elements ${r.elementsStart} -> ${r.elementsEnd}; event listeners ${r.listenersStart} -> ${r.listenersEnd}\n` +
+        `  longest without a drawn picture in one place: ${r.longestBlankMs} ms (${r.longestBlankSlides} slides of ${intervalMs} ms)\n`,
+    );
+  }
   process.exit(0);
 }
