@@ -5,6 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { FAKE_MEDIA, launchBrowser, newPage, screenshot, ServerProcess } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
+import { TestClient } from '../helpers/server.js';
 import { waitStatus } from './guest-helpers.js';
 
 // The camera on /live in Chromium with its fake camera and microphone (a test pattern and a beep).
@@ -131,4 +132,37 @@ test('a refused camera: one sentence says why, and the phone\'s own camera (the 
   assert.equal(stored.camera_model, 'NIKON D70');
   assert.match(stored.date_taken, /^2008-03-15T09:52:01/, 'the file\'s own date wins over the time it was chosen');
   await screenshot(page, 'camera-refused');
+});
+
+test('frames: the couple picks one of four; the guest may add it to a photo taken in the page (names and date drawn around it), and what they choose is what is stored', async () => {
+  const admin = new TestClient(srv.url);
+  await admin.login();
+  const settings = await admin.get('/admin/api/settings');
+  assert.deepEqual(settings.body.frames.map((f: { id: string }) => f.id), ['classic', 'polaroid', 'film', 'garden']);
+  const { page, errors } = await newPage(browser, { width: 360, height: 740 });
+  for (const frame of ['classic', 'polaroid', 'film', 'garden']) {
+    assert.equal((await admin.put('/admin/api/settings', { frame })).status, 200);
+    await page.goto(srv.url + '/live');
+    const size = await openCamera(page, 'camera-photo');
+    await page.getByTestId('camera-shutter').click();
+    const plain = await page.getByTestId('camera-preview').evaluate((c: HTMLCanvasElement) => [c.width, c.height]);
+    await page.getByLabel('Add the frame with our names and the date').check();
+    const framed = page.locator(`[data-testid=camera-preview][data-frame=${frame}]`);
+    await framed.waitFor();
+    const [w, h] = await framed.evaluate((c: HTMLCanvasElement) => [c.width, c.height]);
+    assert.ok(w > plain[0] && h > plain[1], `${frame}: ${w}x${h} around ${plain.join('x')}`);
+    await screenshot(page, `camera-frame-${frame}`);
+    if (frame !== 'garden') {
+      await page.getByRole('button', { name: 'Close the camera' }).click();
+      continue;
+    }
+    await page.getByTestId('camera-send').click();
+    await page.getByRole('button', { name: 'Close the camera' }).click();
+    const item = page.locator('.upload-item').filter({ hasText: /^photo-\d{8}-\d{6}\.jpg/ });
+    const name = (await item.last().locator('.upload-item-name').innerText()).trim();
+    await waitStatus(page, name, 'complete');
+    const stored = photoNamed(new RegExp(`^${name}$`));
+    assert.ok(stored.width > size.width && stored.height > size.height, `framed photo stored ${stored.width}x${stored.height} (camera ${size.width}x${size.height})`);
+  }
+  assert.deepEqual(errors, []);
 });

@@ -15,6 +15,7 @@ import {
   type CameraProblem,
   type Facing,
 } from './camera-core';
+import { drawFramed, pageLook, type FrameText } from './frames';
 import { t } from './t';
 
 /** The sentence for each reason the camera cannot open. */
@@ -25,7 +26,7 @@ const PROBLEM_TEXT: Record<CameraProblem, string> = {
   failed: 'camera.problem.failed',
 };
 
-type Taken = { kind: 'photo'; canvas: HTMLCanvasElement; blob: Promise<Blob>; capturedAt: string } | { kind: 'video'; url: string; blob: Blob; capturedAt: string; ext: string };
+type Taken = { kind: 'photo'; canvas: HTMLCanvasElement; full: Promise<CanvasImageSource & { width: number; height: number }>; capturedAt: string; at: Date } | { kind: 'video'; url: string; blob: Blob; capturedAt: string; ext: string };
 
 /** Times of the last shutter press (the benchmark and the tests read them). */
 declare global {
@@ -51,7 +52,7 @@ export interface CameraSheetProps {
   timeZone: string | null;
 }
 
-export function CameraSheet({ mode, onClose, add }: CameraSheetProps) {
+export function CameraSheet({ mode, onClose, add, frame, names, timeZone }: CameraSheetProps) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const streamRef = useRef<MediaStream | null>(null);
   const recorderRef = useRef<MediaRecorder | null>(null);
@@ -66,6 +67,7 @@ export function CameraSheet({ mode, onClose, add }: CameraSheetProps) {
   const [taken, setTaken] = useState<Taken | null>(null);
   const [secondsLeft, setSecondsLeft] = useState<number | null>(null);
   const [sent, setSent] = useState(0);
+  const [withFrame, setWithFrame] = useState(false);
 
   // The camera opens with the sheet and again after a switch; it closes with the sheet.
   useEffect(() => {
@@ -120,22 +122,22 @@ export function CameraSheet({ mode, onClose, add }: CameraSheetProps) {
     const shown = frameNow(v, screenSide());
     const size = { width: v.videoWidth, height: v.videoHeight };
     const track = streamRef.current?.getVideoTracks()[0];
-    const blob = new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r)))
-      .then(() => fullPhoto(track, () => (shown.width === size.width ? shown : frameNow(v)), size))
-      .then((img) => toJpeg(img));
+    const full = new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r))).then(() => fullPhoto(track, () => (shown.width === size.width ? shown : frameNow(v)), size));
     shutterAt.current = start;
-    setTaken({ kind: 'photo', canvas: shown, blob, capturedAt });
+    setTaken({ kind: 'photo', canvas: shown, full, capturedAt, at: new Date() });
   };
 
   // The picture (the frame drawn at the shutter) goes on screen as it is, without encoding it.
   useLayoutEffect(() => {
     const box = previewRef.current;
     if (!box || taken?.kind !== 'photo') return;
-    taken.canvas.className = 'camera-still';
-    taken.canvas.setAttribute('role', 'img');
-    taken.canvas.setAttribute('aria-label', t('camera.preview_photo'));
-    taken.canvas.dataset.testid = 'camera-preview';
-    box.replaceChildren(taken.canvas);
+    const shown = withFrame && frame ? drawFramed(taken.canvas, frame, frameText(taken.at), pageLook()) : taken.canvas;
+    shown.className = 'camera-still';
+    shown.setAttribute('role', 'img');
+    shown.setAttribute('aria-label', t('camera.preview_photo'));
+    shown.dataset.testid = 'camera-preview';
+    if (withFrame && frame) shown.dataset.frame = frame;
+    box.replaceChildren(shown);
     const start = shutterAt.current;
     shutterAt.current = null;
     if (start !== null) {
@@ -146,7 +148,7 @@ export function CameraSheet({ mode, onClose, add }: CameraSheetProps) {
       });
     }
     return () => box.replaceChildren();
-  }, [taken]);
+  }, [taken, withFrame]);
 
   const record = () => {
     const stream = streamRef.current;
@@ -179,6 +181,12 @@ export function CameraSheet({ mode, onClose, add }: CameraSheetProps) {
     recorderRef.current = recorder;
   };
 
+  // What a frame carries: the names as the page writes them, the day in the wedding's time zone.
+  const frameText = (at: Date): FrameText => ({
+    names: names ? t('app.couple_names', { first: names[0], second: names[1] }) : '',
+    date: new Intl.DateTimeFormat(document.documentElement.lang || 'en', { dateStyle: 'long', ...(timeZone ? { timeZone } : {}) }).format(at),
+  });
+
   const retake = () => {
     setTaken(null);
     setTimeout(() => shutterRef.current?.focus());
@@ -191,9 +199,10 @@ export function CameraSheet({ mode, onClose, add }: CameraSheetProps) {
     setSent((n) => n + 1);
     setTimeout(() => shutterRef.current?.focus());
     const at = new Date();
+    const framed = withFrame && frame;
     const file =
       current.kind === 'photo'
-        ? new File([await current.blob], captureName('photo', 'jpg', at), { type: 'image/jpeg', lastModified: at.getTime() })
+        ? new File([await current.full.then((img) => toJpeg(framed ? drawFramed(img, frame, frameText(current.at), pageLook()) : img))], captureName('photo', 'jpg', at), { type: 'image/jpeg', lastModified: at.getTime() })
         : new File([current.blob], captureName('video', current.ext, at), { type: current.blob.type, lastModified: at.getTime() });
     add(file, current.capturedAt);
   };
@@ -264,6 +273,13 @@ export function CameraSheet({ mode, onClose, add }: CameraSheetProps) {
           <p className="camera-status" role="status">
             {!ready && !taken ? t('camera.opening') : sent > 0 && !taken ? t('camera.sent') : ''}
           </p>
+          {taken?.kind === 'photo' && frame && (
+            <div className="camera-frame-choice">
+              <label>
+                <input type="checkbox" checked={withFrame} onChange={(e) => setWithFrame(e.currentTarget.checked)} data-testid="camera-with-frame" /> {t('camera.with_frame')}
+              </label>
+            </div>
+          )}
           {taken ? (
             <div className="camera-controls">
               <button type="button" className="btn btn-outline" onClick={retake} data-testid="camera-retake">
