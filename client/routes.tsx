@@ -11,7 +11,7 @@ import { GalleryPage } from './pages/GalleryPage';
 // Admin code and the wall live in their own chunks: guests never download them. The admin
 // panel's texts are a catalogue part of their own, fetched with it (withTexts).
 const AdminApp = lazy(() => withTexts(import('./pages/admin/AdminApp')));
-const WallPage = lazy(() => withTexts(import('./pages/WallPage')));
+const WallPage = lazy(() => import('./pages/WallPage'));
 // Not every guest writes in the guestbook: its page and texts load when opened.
 const GuestbookPage = lazy(() => withTexts(import('./components/guestbook/GuestbookPage')));
 

@@ -15,7 +15,7 @@ import { WallMedia } from '../components/wall/WallMedia';
 import { WallEmpty } from '../components/wall/WallEmpty';
 import { WallTiles } from '../components/wall/WallTiles';
 import { keepScreenOn } from '../components/wall/wake-lock';
-import { isShipped, showLanguage } from '../i18n';
+import { isShipped, language, loadLanguage, showLanguage } from '../i18n';
 import { coupleNames, coverUrl, loadSettings, settings } from '../state/settings';
 
 const MAX_ITEMS = 500;
@@ -190,6 +190,10 @@ export default function WallPage() {
   // The wall speaks ?lang= or the wedding's default language, whatever this browser chose.
   const asked = new URLSearchParams(window.location.search).get('lang');
   const wallLanguage = isShipped(asked) ? asked : s?.default_language;
+  useEffect(() => {
+    // The wall's own texts (a catalogue part of their own) in the language the page already shows.
+    void loadLanguage(language.peek()).catch(() => undefined);
+  }, []);
   useEffect(() => {
     if (!wallLanguage) return;
     let alive = true;
