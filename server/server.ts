@@ -89,6 +89,8 @@ export interface ServerOverrides {
   offsiteHoldMs?: number;
   /** The off-site copy's clock (its 15-minute rule without waiting 15 minutes). */
   offsiteNow?: () => number;
+  /** The photo booth's clock (its QR codes open a picture for 7 days). */
+  boothNow?: () => number;
   /** The bucket's signed URLs: their clock and lifetimes (6 h signed, given out for 5). */
   offsiteUrls?: ServingOptions;
 }
@@ -197,6 +199,7 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
   // One set of syncs for every write a guest is told is stored.
   const durable = durableStorage(paths);
   const shots = new Shots(db, settings);
+  const uploadsModule = createUploadsModule({ config, paths, db, settings, processing, storage, durable, shots });
   const modules: Module[] = [
     createNotificationsModule({ notifications, processing }),
     createSignInModule({ config, users, security, sessions, limiter }),
@@ -204,8 +207,8 @@ export async function startServer(config: Config, overrides: ServerOverrides = {
     createAuditModule({ auditLog }),
     createUsersModule({ users }),
     createSettingsModule({ settings, paths, guard: (body, user) => security.checkRequireTwoStep(body.require_two_step === true, user.id) }),
-    createUploadsModule({ config, paths, db, settings, processing, storage, durable, shots }),
-    createCameraModule({ shots }),
+    uploadsModule,
+    createCameraModule({ shots, db, uploads: uploadsModule.uploads, originals, now: overrides.boothNow }),
     createPhotosModule({ config, paths, db, sqlite, bus, processing, settings, media, originals }),
     createDashboardModule({ config, disk, db, users, processing, settings, notifyStates: () => notifications!.states(), offsite }),
     createEventsModule({ bus, settings, maxStreams: config.maxEventStreams }),

@@ -16,6 +16,7 @@ import * as m0201 from './migrations/2026-11-26-0001-guestbook-challenges.js';
 import * as m0301 from './migrations/2026-12-07-0001-offsite.js';
 import * as m0302 from './migrations/2026-12-07-0002-shared-uploads-removals.js';
 import * as m0303 from './migrations/2026-12-07-0003-wall-tables.js';
+import * as m0304 from './migrations/2026-12-07-0004-camera-booth.js';
 import * as m0305 from './migrations/2026-12-07-0005-keepsakes.js';
 
 // An explicit map (not a folder scan) so the migrations survive bundling.
@@ -37,6 +38,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-07-0001-offsite': m0301,
   '2026-12-07-0002-shared-uploads-removals': m0302,
   '2026-12-07-0003-wall-tables': m0303,
+  '2026-12-07-0004-camera-booth': m0304,
   '2026-12-07-0005-keepsakes': m0305,
 };
 

@@ -182,6 +182,26 @@ export interface PhotoOwnersTable {
   added_at: string;
 }
 
+/** A tablet a signed-in user opened the photo booth on (its token's SHA-256 only). */
+export interface BoothsTable {
+  id: string;
+  token_hash: string;
+  created_by: number | null;
+  created_by_name: string | null;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** A booth picture's QR code: opens that one picture until it expires. */
+export interface BoothSharesTable {
+  token_hash: string;
+  photo_id: string;
+  booth_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
 /** An original whose photo was deleted, until its file is gone (the start-up sweep never adopts it). */
 export interface RemovedOriginalsTable {
   stored_path: string;
@@ -330,6 +350,8 @@ export interface DB {
   hearts: HeartsTable;
   guestbook: GuestbookTable;
   photo_owners: PhotoOwnersTable;
+  booths: BoothsTable;
+  booth_shares: BoothSharesTable;
   removed_originals: RemovedOriginalsTable;
   offsite_objects: OffsiteObjectsTable;
   offsite_dirty: OffsiteDirtyTable;

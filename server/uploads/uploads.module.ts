@@ -10,7 +10,7 @@ const CLEANUP_EVERY_MS = 60 * 60_000;
  * Guest uploads: single and chunked ingest and resume offsets; what a crash left half-done is
  * swept at start, stale partial uploads hourly.
  */
-export function createUploadsModule(deps: UploadsDeps): Module {
+export function createUploadsModule(deps: UploadsDeps): Module & { uploads: UploadsService } {
   const uploads = new UploadsService(deps);
   const turns = new UploadTurns();
   const startedAt = Date.now();
@@ -19,6 +19,7 @@ export function createUploadsModule(deps: UploadsDeps): Module {
 
   return {
     name: 'uploads',
+    uploads,
     publicApi: [uploadsRouter(uploads, turns, { maxUploadBytes: deps.config.maxUploadBytes, maxInProgress: deps.config.maxUploadRequests })],
     async start() {
       await uploads.sweepOrphans(startedAt).catch((e) => log.warn('The start-up sweep of orphaned photos and files failed', e));
