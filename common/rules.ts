@@ -89,3 +89,18 @@ export const CHALLENGES_MAX = 30;
 export const CHALLENGE_ID_PATTERN = /^[A-Za-z0-9_-]{1,40}$/;
 export const CHALLENGE_TITLE_MAX = 100;
 export const CHALLENGE_DESCRIPTION_MAX = 500;
+
+const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
+
+/** Epoch ms of a strict ISO 8601 time with an offset; undefined when malformed or impossible (30 February). */
+export function parseIsoTime(value: unknown): number | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = ISO.exec(value.trim());
+  if (!m) return undefined;
+  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
+  const asUtc = new Date(Date.UTC(y, mo - 1, d, h, mi, sec));
+  const real = asUtc.getUTCFullYear() === y && asUtc.getUTCMonth() === mo - 1 && asUtc.getUTCDate() === d && asUtc.getUTCHours() === h && asUtc.getUTCMinutes() === mi;
+  if (!real || sec > 59 || (m[7] !== 'Z' && Number(m[7].slice(1, 3)) > 14)) return undefined;
+  const t = Date.parse(value.trim());
+  return Number.isNaN(t) ? undefined : t;
+}

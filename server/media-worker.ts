@@ -13,7 +13,7 @@ import { sendableError, WORKER_HEARTBEAT_MS, type FromWorker, type ToWorker, typ
 import { log } from './log.js';
 import { makeBook } from './keepsakes/book.js';
 import { makeFilm } from './keepsakes/film.js';
-import type { MakeControl } from './keepsakes/plan.js';
+import type { MakeControl } from './processing/keepsake-plan.js';
 
 let deps: MediaDeps | undefined;
 

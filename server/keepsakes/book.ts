@@ -4,7 +4,7 @@ import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { runs, type KeepsakeFace } from './fonts.js';
-import type { BookPlan, KeepsakeOutcome, MakeControl, Paper, PlanItem } from './plan.js';
+import type { BookPlan, KeepsakeOutcome, MakeControl, Paper, PlanItem } from '../processing/keepsake-plan.js';
 
 /** Points (1/72 in) of each paper: A4, US letter, and an 8.5-inch square. */
 export const PAPER_POINTS: Record<Paper, [number, number]> = { A4: [595.28, 841.89], letter: [612, 792], square: [612, 612] };

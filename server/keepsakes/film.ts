@@ -4,7 +4,7 @@ import { run } from '../processing/ffmpeg.js';
 import { ToolMissingError } from '../processing/tools.js';
 import { toolInstalled } from '../processing/tools.js';
 import { bestFile } from './fonts.js';
-import type { FilmPlan, KeepsakeOutcome, MakeControl, PlanItem } from './plan.js';
+import type { FilmPlan, KeepsakeOutcome, MakeControl, PlanItem } from '../processing/keepsake-plan.js';
 
 export const FPS = 30;
 export const FILM_WIDTH = 1920;

@@ -2,24 +2,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { keepsakeWeights, themeById, type FontFace as ThemeFont } from '../../common/themes.js';
 import { appRoot, clientDir } from '../paths.js';
+import type { FontFile, KeepsakeFace, KeepsakeFonts } from '../processing/keepsake-plan.js';
 
-/** One font file of a theme's face and the characters it holds (its CSS unicode-range). */
-export interface FontFile {
-  file: string;
-  /** Inclusive code point ranges. */
-  ranges: [number, number][];
-}
+export type { FontFile, KeepsakeFace, KeepsakeFonts };
 
-/** A face (the names' serif, the text's sans) as files split by script, Latin first. */
-export interface KeepsakeFace {
-  family: string;
-  files: FontFile[];
-}
-
-export interface KeepsakeFonts {
-  serif: KeepsakeFace;
-  sans: KeepsakeFace;
-}
 
 const FACE = /@font-face\s*\{([^}]*)\}/g;
 

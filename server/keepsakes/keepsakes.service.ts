@@ -14,7 +14,7 @@ import { momentOf, momentWindows } from '../settings/moments.js';
 import { namesIn } from '../settings/page-head.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { keepsakeFonts } from './fonts.js';
-import type { BookMessage, KeepsakeKind, KeepsakePlan, KeepsakeSource, Paper, PlanItem } from './plan.js';
+import type { BookMessage, KeepsakeKind, KeepsakePlan, KeepsakeSource, Paper, PlanItem } from '../processing/keepsake-plan.js';
 
 export const FILM_SECONDS = { min: 60, max: 600, default: 180 };
 const SOURCES: readonly KeepsakeSource[] = ['highlights', 'loved', 'visible'];

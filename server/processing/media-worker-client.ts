@@ -8,7 +8,7 @@ import { StepTimeoutError } from './limits.js';
 import { QueueStoppedError } from './queue.js';
 import type { AudioFacts } from './audio.js';
 import type { WebCopyOptions } from './video.js';
-import type { KeepsakeOutcome, KeepsakePlan } from '../keepsakes/plan.js';
+import type { KeepsakeOutcome, KeepsakePlan } from './keepsake-plan.js';
 import { receivedError, type WorkerKeepsakeRequest, type AudioOps, type FromWorker, type MediaOps, type Operation, type ToWorker, type WorkerAudioRequest, type WorkerSetup } from './worker-protocol.js';
 
 /** Nice value of the media worker: requests first, processing gets every core nobody else wants. */

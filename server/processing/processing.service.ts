@@ -17,7 +17,7 @@ import { watchTools } from './tool-watch.js';
 import type { ToolName } from './tools.js';
 import { createTranscoder } from './transcode.js';
 import { createVoiceNotes, type VoiceNotes } from './voice-notes.js';
-import type { KeepsakeOutcome, KeepsakePlan } from '../keepsakes/plan.js';
+import type { KeepsakeOutcome, KeepsakePlan } from './keepsake-plan.js';
 
 /** Makes a keepsake in the media worker; `onProgress` gets its percent done. */
 export type MakeKeepsake = (plan: KeepsakePlan, onProgress: (percent: number) => void) => Promise<KeepsakeOutcome>;

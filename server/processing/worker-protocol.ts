@@ -3,7 +3,7 @@ import type { PhotoRow, PhotoUpdate } from '../db/schema.js';
 import type { Message } from '../../common/languages.js';
 import { AppError, type ErrorCode } from '../errors.js';
 import type { AudioFacts } from './audio.js';
-import type { KeepsakeOutcome, KeepsakePlan } from '../keepsakes/plan.js';
+import type { KeepsakeOutcome, KeepsakePlan } from './keepsake-plan.js';
 import { isMachineFailure, MachineFailure, MediaError } from './failures.js';
 import { StepTimeoutError } from './limits.js';
 import { ToolMissingError, type ToolName } from './tools.js';

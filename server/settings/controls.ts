@@ -1,27 +1,16 @@
 import { WALL_LAYOUTS, type Moderation, type ScheduleItem, type WallLayout, type WallSource, type WeddingSettings } from '../../common/api-types.js';
 import { msg, type Message } from '../../common/languages.js';
+import { parseIsoTime } from '../../common/rules.js';
+
+export { parseIsoTime };
 
 /**
  * The couple's controls on the day (moderation, gallery reveal, wall pause, time zone) and the
  * schedule items' moment windows: checked here, each problem a sentence naming its field.
  */
 
-const ISO = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/;
 const MODERATIONS: readonly Moderation[] = ['manual', 'auto'];
 const WALL_SOURCES: readonly WallSource[] = ['all', 'highlights'];
-
-/** Epoch ms of a strict ISO 8601 time with an offset; undefined when malformed or impossible (30 February). */
-export function parseIsoTime(value: unknown): number | undefined {
-  if (typeof value !== 'string') return undefined;
-  const m = ISO.exec(value.trim());
-  if (!m) return undefined;
-  const [y, mo, d, h, mi, sec] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number);
-  const asUtc = new Date(Date.UTC(y, mo - 1, d, h, mi, sec));
-  const real = asUtc.getUTCFullYear() === y && asUtc.getUTCMonth() === mo - 1 && asUtc.getUTCDate() === d && asUtc.getUTCHours() === h && asUtc.getUTCMinutes() === mi;
-  if (!real || sec > 59 || (m[7] !== 'Z' && Number(m[7].slice(1, 3)) > 14)) return undefined;
-  const t = Date.parse(value.trim());
-  return Number.isNaN(t) ? undefined : t;
-}
 
 export function isTimeZone(zone: unknown): zone is string {
   if (typeof zone !== 'string' || zone.trim() === '' || zone.length > 64) return false;

@@ -1,5 +1,4 @@
-import { parseIsoTime } from '../settings/controls.js';
-import { cleanUploaderName } from '../../common/rules.js';
+import { cleanUploaderName, parseIsoTime } from '../../common/rules.js';
 import { invalid, tooLarge } from '../errors.js';
 import type { FormFields } from './streams.js';
 import { cleanFilename } from './store.js';

@@ -7,7 +7,7 @@ import sharp from 'sharp';
 import { keepsakeWeights, THEMES } from '../../common/themes.js';
 import { makeBook } from '../../server/keepsakes/book.js';
 import { bestFile, builtFontsDir, keepsakeFonts } from '../../server/keepsakes/fonts.js';
-import type { BookPlan } from '../../server/keepsakes/plan.js';
+import type { BookPlan } from '../../server/processing/keepsake-plan.js';
 import { tempDir } from '../helpers/temp.js';
 
 // The Docker image has no node_modules/@fontsource: the film and the book must find every

@@ -1,6 +1,24 @@
 // What the server hands the media worker to make a keepsake: every file by absolute path and
-// every text already in the wedding's language, so the worker needs no database.
-import type { KeepsakeFonts } from './fonts.js';
+// every text already in the wedding's language, so the worker needs no database. It lives with
+// the worker's protocol (processing carries it); keepsakes/ makes and reads it.
+
+/** One font file of a theme's face and the characters it holds (its CSS unicode-range). */
+export interface FontFile {
+  file: string;
+  /** Inclusive code point ranges. */
+  ranges: [number, number][];
+}
+
+/** A face (the names' serif, the text's sans) as files split by script, Latin first. */
+export interface KeepsakeFace {
+  family: string;
+  files: FontFile[];
+}
+
+export interface KeepsakeFonts {
+  serif: KeepsakeFace;
+  sans: KeepsakeFace;
+}
 
 export type KeepsakeKind = 'film' | 'book';
 export type KeepsakeSource = 'highlights' | 'loved' | 'visible';
