@@ -73,7 +73,7 @@ test('health answers 503 with code unavailable while the server is not ready', a
 });
 
 test('every service the tests reach is on services, infrastructure on ctx', () => {
-  assert.deepEqual(Object.keys(s.services).sort(), ['auditLog', 'bus', 'disk', 'faces', 'notifications', 'processing', 'security', 'settings', 'storage', 'users']);
+  assert.deepEqual(Object.keys(s.services).sort(), ['auditLog', 'bus', 'disk', 'faces', 'media', 'notifications', 'offsite', 'processing', 'security', 'settings', 'storage', 'users']);
   assert.equal(s.ctx.paths.root, s.dataDir);
 });
 
