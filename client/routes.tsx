@@ -14,6 +14,8 @@ const AdminApp = lazy(() => withTexts(import('./pages/admin/AdminApp')));
 const WallPage = lazy(() => import('./pages/WallPage'));
 // Not every guest writes in the guestbook: its page and texts load when opened.
 const GuestbookPage = lazy(() => withTexts(import('./components/guestbook/GuestbookPage')));
+// The photo booth runs on one tablet: its page, camera and texts load only there.
+const BoothPage = lazy(() => withTexts(import('./components/camera/BoothPage')));
 
 export function App() {
   useSignals();
@@ -32,6 +34,7 @@ export function App() {
           <Route path="/gallery" component={GalleryPage} />
           <Route path="/wall" component={WallPage} />
           <Route path="/guestbook" component={GuestbookPage} />
+          <Route path="/booth" component={BoothPage} />
           <Route path="/admin" nest>
             <AdminApp />
           </Route>
