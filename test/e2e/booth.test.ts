@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { after, before, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { FAKE_MEDIA, launchBrowser, newPage, screenshot, ServerProcess, uiLogin } from '../helpers/browser.js';
 
 // The photo booth on a tablet, in Chromium with its fake camera.
 let browser: Browser;
 let srv: ServerProcess;
+/** The tablet's browser: it keeps the booth's cookie. */
+let tablet: BrowserContext;
 before(async () => {
   [browser, srv] = await Promise.all([launchBrowser(FAKE_MEDIA), new ServerProcess(undefined, { COUPLE_NAMES: 'Emma & James' }).start()]);
 });
@@ -27,6 +29,7 @@ const rows = (): any[] => {
 
 test('a booth session: opened by a signed-in user, then a guest presses start, counts down 3-2-1 four times, and one composed picture is uploaded as "Photo booth" with a QR code opening it', async () => {
   const { context, page, errors } = await newPage(browser, { width: 1024, height: 768 });
+  tablet = context;
   await page.goto(srv.url + '/booth');
   await page.getByTestId('booth-open').waitFor();
   // Signed in once, the tablet becomes the booth; the session is then dropped.
@@ -61,4 +64,19 @@ test('a booth session: opened by a signed-in user, then a guest presses start, c
   assert.equal(res.headers.get('content-type'), 'image/jpeg');
   assert.equal(Number(res.headers.get('content-length')), booth[0].file_size);
   assert.deepEqual(errors, []);
+});
+
+test('the dashboard lists the booth and revokes it: the tablet is no longer a booth', async () => {
+  const { page } = await newPage(browser, { width: 1280, height: 900 });
+  await uiLogin(page, srv.url);
+  await page.goto(srv.url + '/admin/dashboard');
+  const card = page.getByTestId('booths');
+  await card.locator('li').first().waitFor();
+  assert.match(await card.innerText(), /Opened by /);
+  await card.getByRole('button', { name: /^Revoke the photo booth opened by / }).click();
+  await card.getByText('Revoked').waitFor();
+  const again = await tablet.newPage();
+  await again.goto(srv.url + '/booth');
+  await again.getByTestId('booth-open').waitFor();
+  assert.equal(await again.getByTestId('booth-start').count(), 0);
 });

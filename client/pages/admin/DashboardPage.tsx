@@ -27,6 +27,7 @@ import { MissingTools } from '../../components/admin/MissingTools';
 import { FaceSearchCard } from '../../components/admin/FaceSearchCard';
 import { NotifyFailures } from '../../components/admin/security/NotifyFailures';
 import { OffsiteLine } from '../../components/admin/OffsiteLine';
+import { BoothsCard } from '../../components/admin/BoothsCard';
 
 /** SPEC §9: the dashboard reloads every 30 s. */
 export const DASHBOARD_REFRESH_MS = 30_000;
@@ -171,6 +172,7 @@ export function DashboardPage() {
 
       <ChallengeCounts items={data.challenge_counts} />
       <TableCounts />
+      <BoothsCard />
 
       <div className="dashboard-lists">
         <Card title={t('admin.dashboard.activity')}>
