@@ -146,10 +146,12 @@ export async function makeBook(plan: BookPlan, ctl: MakeControl): Promise<Keepsa
     let textTop = H * 0.62;
     if (plan.cover) {
       const box = { x: MARGIN, y: MARGIN, w: W - 2 * MARGIN, h: H * 0.55 - MARGIN };
-      const meta = await sharp(plan.cover).rotate().metadata().catch(() => null);
+      let file = plan.cover;
+      let meta = await sharp(file).metadata().catch(() => null);
+      if (!meta?.width && plan.coverFallback) meta = await sharp((file = plan.coverFallback)).metadata().catch(() => null);
       if (meta?.width && meta.height) {
         const turned = (meta.orientation ?? 1) >= 5;
-        const item: PlanItem = { id: 'cover', video: false, file: plan.cover, fallback: null, width: turned ? meta.height : meta.width, height: turned ? meta.width : meta.height, duration: null, byline: null, moment: -1, at: 0 };
+        const item: PlanItem = { id: 'cover', video: false, file, fallback: file === plan.cover ? (plan.coverFallback ?? null) : null, width: turned ? meta.height : meta.width, height: turned ? meta.width : meta.height, duration: null, byline: null, moment: -1, at: 0 };
         const at = placeIn(item, box, false);
         doc.image(await printable(item, at.w, at.h), at.x, at.y, { width: at.w, height: at.h });
         textTop = at.y + at.h + 28;

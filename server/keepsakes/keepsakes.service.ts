@@ -265,7 +265,10 @@ export class KeepsakesService implements KeepsakeRunner {
     const first = windows[0];
     const date = first ? new Intl.DateTimeFormat(lang, { timeZone: s.time_zone, dateStyle: 'long' }).format(new Date(first.start)) : (s.schedule[0]?.day ?? '');
     const theme = themeById(s.theme);
-    const cover = (s.cover_image ? coverFile(this.d.paths, s.cover_image) : null) ?? (await this.coverPhoto(s.cover_photo_id)) ?? items.find((p) => !p.video)?.fallback ?? items.find((p) => !p.video)?.file ?? null;
+    // An uploaded cover image, else the couple's cover photo, else the best still (for a book its original, as its pages draw it).
+    const still = items.find((p) => !p.video);
+    const image = s.cover_image ? coverFile(this.d.paths, s.cover_image) : null;
+    const photo = image ? null : ((await this.coverPhoto(s.cover_photo_id, kind)) ?? (still ? { file: still.file, fallback: still.fallback } : null));
     const base = {
       work: path.join(dir, `${row.id}.work`),
       title: options.title ?? names,
@@ -273,7 +276,8 @@ export class KeepsakesService implements KeepsakeRunner {
       date,
       fonts: keepsakeFonts(s.theme),
       colours: { bg: theme.palette.bg, text: theme.palette.text, accent: theme.palette.accentStrong },
-      cover,
+      cover: image ?? photo?.file ?? null,
+      coverFallback: photo?.fallback ?? null,
       moments,
     };
     if (kind === 'film') {
@@ -302,10 +306,19 @@ export class KeepsakesService implements KeepsakeRunner {
     };
   }
 
-  private async coverPhoto(id: string | null): Promise<string | null> {
+  /** The couple's cover photo: for a book its original (300 dpi on the cover), the display copy behind it; for a film the display copy. */
+  private async coverPhoto(id: string | null, kind: KeepsakeKind): Promise<{ file: string; fallback: string | null } | null> {
     if (!id) return null;
-    const p = await this.d.db.selectFrom('photos').select(['display_path', 'is_visible']).where('id', '=', id).executeTakeFirst();
-    return p?.display_path && p.is_visible === 1 ? path.join(this.d.paths.root, p.display_path) : null;
+    const p = await this.d.db
+      .selectFrom('photos')
+      .select(['id', 'stored_path', 'content_type', 'width', 'height', 'duration', 'uploader_name', 'date_taken', 'upload_timestamp', 'hearts', 'display_path', 'shot_at', 'is_visible'])
+      .where('id', '=', id)
+      .executeTakeFirst();
+    if (!p?.display_path || p.is_visible !== 1) return null;
+    const display = path.join(this.d.paths.root, p.display_path);
+    if (kind === 'film' || p.content_type.startsWith('video/')) return { file: display, fallback: null };
+    const original = await this.d.originals.ensure(p).catch(() => null);
+    return original ? { file: original, fallback: display } : { file: display, fallback: null };
   }
 
   private async messages(lang: string, zone: string, origin: string | null, saved: string | null): Promise<BookMessage[]> {

@@ -59,8 +59,10 @@ export interface PlanBase {
   date: string;
   fonts: KeepsakeFonts;
   colours: PlanColours;
-  /** The cover photo (a still), or null. */
+  /** The cover photo (a still), or null: for a book the original, for a film the display copy. */
   cover: string | null;
+  /** Where the cover is read from when `cover` cannot be (a book's original sharp cannot read: its display copy). */
+  coverFallback?: string | null;
   /** The moments' titles in schedule order; the last one may stand for "the rest of the day". */
   moments: string[];
   items: PlanItem[];

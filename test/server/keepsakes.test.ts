@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
+import jsQR from 'jsqr';
 import sharp from 'sharp';
-import { serverWithAdmin, userClient, type TestClient, type TestServer } from '../helpers/server.js';
+import { makeAudio, postMessage, voiceReady } from '../helpers/guestbook.js';
+import { serverWithAdmin, TestClient, userClient, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { addPhoto } from './photos-fixture.js';
 
 let s: TestServer;
 let admin: TestClient;
+let landId: string;
 const dir = tempDir('wedding-keepsakes-');
 
 before(async () => {
@@ -25,7 +28,8 @@ before(async () => {
   for (const [name, width, height, background, visible] of shots) {
     const file = path.join(dir, name);
     await sharp({ create: { width, height, channels: 3, background } }).jpeg().toFile(file);
-    await addPhoto(s, { file, visible });
+    const id = await addPhoto(s, { file, visible });
+    if (name === 'land.jpg') landId = id;
   }
 });
 after(() => s.close());
@@ -72,6 +76,46 @@ function objects(pdf: Buffer): Map<number, { dict: string; stream: Buffer | null
     out.set(Number(m[1]), { dict, stream });
   }
   return out;
+}
+
+/** The images each page draws: their pixels (from the PDF's objects) and the size they are drawn at, in points. */
+async function drawnImages(objs: Map<number, { dict: string; stream: Buffer | null }>): Promise<{ w: number; h: number; drawnW: number; drawnH: number; stream: Buffer }[]> {
+  const images = new Map<string, { w: number; h: number; stream: Buffer }>();
+  for (const o of objs.values()) {
+    const xo = /\/XObject\s*<<([^>]*)>>/.exec(o.dict);
+    if (!xo) continue;
+    for (const [, name, ref] of xo[1].matchAll(/\/(\w+) (\d+) 0 R/g)) {
+      const img = objs.get(Number(ref))!;
+      images.set(name, { w: Number(/\/Width (\d+)/.exec(img.dict)![1]), h: Number(/\/Height (\d+)/.exec(img.dict)![1]), stream: img.stream! });
+    }
+  }
+  const out = [];
+  for (const o of objs.values()) {
+    const content = o.stream?.toString('latin1') ?? '';
+    for (const [, a, d, name] of content.matchAll(/([\d.-]+) 0 0 ([\d.-]+) [\d.-]+ [\d.-]+ cm\s*\/(\w+) Do/g)) {
+      const img = images.get(name);
+      if (img) out.push({ ...img, drawnW: Math.abs(Number(a)), drawnH: Math.abs(Number(d)) });
+    }
+  }
+  return out;
+}
+
+/** Fails when any pixel of an image has the hidden photo's magenta. */
+async function noMagenta(images: { stream: Buffer }[]): Promise<void> {
+  for (const img of images) {
+    const { data, info } = await sharp(img.stream).raw().toBuffer({ resolveWithObject: true });
+    if (info.channels < 3) continue;
+    for (let i = 0; i < data.length; i += info.channels) assert.ok(!(data[i] > 230 && data[i + 1] < 30 && data[i + 2] > 230), 'no pixel of the hidden photo');
+  }
+}
+
+/** As the admin page asks for it: a browser's POST names the page's origin, where the QR codes lead when no public address is set. */
+async function makeBook(paper: string): Promise<Buffer> {
+  const r = await admin.json('POST', '/admin/api/keepsakes', { kind: 'book', paper, source: 'visible' }, { origin: new URL(s.url).origin });
+  assert.equal(r.status, 202, JSON.stringify(r.body));
+  const k = await made(r.body.keepsake.id);
+  assert.equal(k.status, 'ready', k.error);
+  return Buffer.from(await (await admin.fetch(k.url)).arrayBuffer());
 }
 
 describe('keepsakes: the photo book', () => {
@@ -121,6 +165,48 @@ describe('keepsakes: the photo book', () => {
     assert.ok(checked >= 4, `cover and three photos drawn (${checked})`);
     assert.ok(sawSmall, 'the small photo is in it at its own size');
   });
+
+  test('US letter and square books: their page sizes, no hidden photo; the guestbook QR code beside a voice note plays it', async () => {
+    const guest = new TestClient(s.url);
+    const posted = await postMessage(guest, { message: 'Listen to us sing!', name: 'Anna', audio: makeAudio('webm', 2) });
+    assert.equal(posted.status, 201, JSON.stringify(posted.body));
+    const id = posted.body.entry.id;
+    assert.equal((await voiceReady(guest, id)).audio_status, 'complete');
+    assert.equal((await admin.post(`/admin/api/guestbook/${id}/approve`)).status, 200);
+    await postMessage(guest, { message: 'Words only', name: 'Ben' }).then(async (r) => admin.post(`/admin/api/guestbook/${r.body.entry.id}/approve`));
+
+    const sizes: Record<string, string> = { letter: '612 792', square: '612 612' };
+    // The couple's cover photo on the cover: from its original, at 300 dpi like the pages (its display copy is not).
+    assert.equal((await admin.put('/admin/api/settings', { cover_photo_id: landId })).status, 200);
+    for (const paper of ['letter', 'square']) {
+      const objs = objects(await makeBook(paper));
+      const pages = [...objs.values()].filter((o) => /\/Type \/Page\b/.test(o.dict));
+      assert.ok(pages.length >= 4, `${paper}: a cover, a chapter, photo pages and the guestbook (${pages.length})`);
+      for (const p of pages) assert.match(p.dict, new RegExp(`/MediaBox \\[0 0 ${sizes[paper]}\\]`), paper);
+      const images = await drawnImages(objs);
+      // The QR codes are small squares (an inch); the rest are the cover and the photos.
+      const small = (i: { w: number; h: number; drawnW: number }) => i.w === i.h && i.drawnW <= 100;
+      assert.ok(images.filter((i) => !small(i)).length >= 4, `${paper}: the cover and the three photos`);
+      await noMagenta(images);
+      for (const i of images.filter((i) => !small(i) && i.w !== 900 && i.h !== 600)) {
+        const dpi = Math.min(i.w / (i.drawnW / 72), i.h / (i.drawnH / 72));
+        assert.ok(dpi >= 299.5, `${paper}: a ${i.w}x${i.h} image at ${dpi.toFixed(1)} dpi`);
+      }
+      // The only QR code: one for the one voice note, which decodes to the address that plays it.
+      const codes: string[] = [];
+      for (const img of images.filter(small)) {
+        const { data, info } = await sharp(img.stream).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+        const code = jsQR(new Uint8ClampedArray(data), info.width, info.height);
+        if (code) codes.push(code.data);
+      }
+      assert.equal(codes.length, 1, `${paper}: one QR code (${JSON.stringify(codes)})`);
+      assert.equal(new URL(codes[0]).pathname, `/api/guestbook/${id}/audio`);
+      const played = await fetch(codes[0]);
+      assert.equal(played.status, 200, codes[0]);
+      assert.match(played.headers.get('content-type') ?? '', /^audio\//);
+      assert.ok((await played.arrayBuffer()).byteLength > 1000, 'the voice note itself');
+    }
+  });
 });
 
 describe('keepsakes: the film', () => {
@@ -131,7 +217,19 @@ describe('keepsakes: the film', () => {
       await sharp({ create: { width: i % 3 ? 1600 : 1000, height: i % 3 ? 1000 : 1500, channels: 3, background: { r: 20 * i, g: 180 - 10 * i, b: 120 } } }).jpeg().toFile(file);
       await addPhoto(s, { file, visible: true });
     }
-    const r = await admin.post('/admin/api/keepsakes', { kind: 'film', seconds: 60 });
+    // A visible photo in a colour of its own (cyan), so the frames below show colours can be seen at all.
+    const cyan = path.join(dir, 'cyan.jpg');
+    await sharp({ create: { width: 1600, height: 1000, channels: 3, background: { r: 0, g: 255, b: 255 } } }).jpeg().toFile(cyan);
+    await addPhoto(s, { file: cyan, visible: true });
+    // The couple's music: a tone longer than the film.
+    const track = path.join(dir, 'song.m4a');
+    execFileSync('ffmpeg', ['-v', 'error', '-f', 'lavfi', '-i', 'sine=frequency=440:duration=65', '-c:a', 'aac', '-b:a', '64k', '-y', track]);
+    const form = new FormData();
+    form.append('file', new Blob([fs.readFileSync(track)], { type: 'audio/mp4' }), 'our song.m4a');
+    const m = await admin.fetch('/admin/api/keepsakes/music', { method: 'POST', body: form });
+    assert.equal(m.status, 201, await m.clone().text());
+    const musicId = ((await m.json()) as any).music.id;
+    const r = await admin.post('/admin/api/keepsakes', { kind: 'film', seconds: 60, music_id: musicId });
     assert.equal(r.status, 202, JSON.stringify(r.body));
     assert.equal((await admin.get('/api/keepsakes/film')).body.film, null);
     const k = await made(r.body.keepsake.id);
@@ -154,6 +252,42 @@ describe('keepsakes: the film', () => {
     const frame = execFileSync('ffmpeg', ['-v', 'error', '-ss', '2', '-i', file, '-frames:v', '1', '-f', 'image2pipe', '-c:v', 'png', 'pipe:1']);
     const stats = await sharp(frame).stats();
     assert.ok(stats.channels.some((c) => c.stdev > 5), 'the title card has text on it');
+
+    // The music is heard all through (a silent track is about -91 dB) and fades out at the end.
+    const duration = Number(info.format.duration);
+    const meanVolume = (from: number, length: number) => {
+      const out = spawnSync('ffmpeg', ['-hide_banner', '-nostats', '-ss', String(from), '-t', String(length), '-i', file, '-vn', '-af', 'volumedetect', '-f', 'null', '-']).stderr.toString();
+      const dB = /mean_volume: (-?[\d.]+|-inf) dB/.exec(out);
+      assert.ok(dB, out);
+      return dB[1] === '-inf' ? -Infinity : Number(dB[1]);
+    };
+    for (const at of [3, 20, 40, duration - 12]) {
+      const dB = meanVolume(at, 5);
+      assert.ok(dB > -30, `the music at ${at.toFixed(1)} s: ${dB} dB`);
+    }
+    const middle = meanVolume(30, 5);
+    const end = meanVolume(duration - 0.6, 0.6);
+    assert.ok(end < middle - 10, `the end fades out: ${end} dB against ${middle} dB`);
+
+    // Frame by frame (3 a second, scaled down): the hidden magenta photo never shows; the visible cyan one does.
+    const W = 96;
+    const H = 54;
+    const raw = execFileSync('ffmpeg', ['-v', 'error', '-i', file, '-an', '-vf', `fps=3,scale=${W}:${H}`, '-f', 'rawvideo', '-pix_fmt', 'rgb24', 'pipe:1'], { maxBuffer: 64 * 1024 * 1024 });
+    const size = W * H * 3;
+    assert.ok(raw.length / size >= 170, `frames: ${raw.length / size}`);
+    let mostCyan = 0;
+    for (let f = 0; f + size <= raw.length; f += size) {
+      let magenta = 0;
+      let cyanish = 0;
+      for (let i = f; i < f + size; i += 3) {
+        const [red, green, blue] = [raw[i], raw[i + 1], raw[i + 2]];
+        if (red > 200 && green < 70 && blue > 200) magenta++;
+        if (red < 70 && green > 200 && blue > 200) cyanish++;
+      }
+      assert.ok(magenta < (W * H) / 50, `frame ${f / size}: ${magenta} magenta pixels of ${W * H}`);
+      mostCyan = Math.max(mostCyan, cyanish / (W * H));
+    }
+    assert.ok(mostCyan > 0.5, `the visible cyan photo fills a frame (at most ${(mostCyan * 100).toFixed(0)}%)`);
 
     assert.equal((await admin.put('/admin/api/keepsakes/share', { share_film: true })).status, 200);
     const shared = (await admin.get('/api/keepsakes/film')).body.film;
