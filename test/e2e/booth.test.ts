@@ -80,3 +80,20 @@ test('the dashboard lists the booth and revokes it: the tablet is no longer a bo
   await again.getByTestId('booth-open').waitFor();
   assert.equal(await again.getByTestId('booth-start').count(), 0);
 });
+
+test('the settings page sets the shots per guest and the frame; guests then see their shots left on /live', async () => {
+  const { page } = await newPage(browser, { width: 1280, height: 900 });
+  await uiLogin(page, srv.url);
+  await page.goto(srv.url + '/admin/settings');
+  await page.getByLabel('Shots per guest').fill('7');
+  await page.getByLabel('Frame for photos taken in the page and the booth').selectOption({ label: 'Film strip' });
+  const saved = page.waitForResponse((r) => r.url().endsWith('/admin/api/settings') && r.request().method() === 'PUT');
+  await page.getByRole('button', { name: 'Save', exact: true }).first().click();
+  assert.equal((await saved).status(), 200);
+  const settings = await (await fetch(srv.url + '/api/settings')).json();
+  assert.equal(settings.settings.shot_limit, 7);
+  assert.equal(settings.settings.frame, 'film');
+  const { page: guest } = await newPage(browser, { width: 360, height: 740 });
+  await guest.goto(srv.url + '/live');
+  assert.equal(await guest.getByTestId('shots-left').innerText(), '7 shots left');
+});

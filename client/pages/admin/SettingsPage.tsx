@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ChangeEvent, type FormEvent } from 'react';
 import Plus from 'lucide-react/icons/plus';
 import Trash2 from 'lucide-react/icons/trash-2';
-import type { AdminSettingsResponse, ScheduleItem, ThemeInfo, WallSource, WeddingSettings } from '../../../common/api-types';
+import type { AdminSettingsResponse, FrameInfo, ScheduleItem, ThemeInfo, WallSource, WeddingSettings } from '../../../common/api-types';
 import { adminApi, errorText, isForbidden } from '../../api/admin';
 import { handleUnauthorized, me, permissionsOf } from '../../state/admin';
 import { settingsSaved } from '../../state/settings';
@@ -12,6 +12,7 @@ import { ChallengesEditor } from '../../components/admin/ChallengesEditor';
 import { DayControls } from '../../components/admin/DayControls';
 import { CheckboxRow, ErrorAlert, Field, InputField } from '../../components/admin/Field';
 import { LookSettings } from '../../components/admin/LookSettings';
+import { CameraSettings } from '../../components/admin/CameraSettings';
 import { MomentTimes } from '../../components/admin/MomentTimes';
 import { OffsiteCard } from '../../components/admin/OffsiteCard';
 import { TranslationsEditor } from '../../components/admin/TranslationsEditor';
@@ -28,11 +29,13 @@ export function SettingsPage() {
   const [saveError, setSaveError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [themes, setThemes] = useState<ThemeInfo[]>([]);
+  const [frames, setFrames] = useState<FrameInfo[]>([]);
   const [cover, setCover] = useState<string | null>(null);
   /** What the server answered (a load, a save, a cover upload): the form, the themes and the cover follow it. */
   const took = useCallback((r: AdminSettingsResponse) => {
     setForm(r.settings);
     setThemes(r.themes);
+    setFrames(r.frames ?? []);
     setCover(r.cover_url);
   }, []);
 
@@ -122,6 +125,8 @@ export function SettingsPage() {
         />
 
         <DayControls value={form} onChange={(patch) => setForm({ ...form, ...patch })} />
+
+        <CameraSettings value={form} frames={frames} onChange={(patch) => setForm({ ...form, ...patch })} />
 
         <Card className="settings-section" title={t('admin.settings.texts')}>
           {LONG_TEXTS.map(({ id, key, label }) => (
