@@ -101,7 +101,8 @@ test('layouts at 16:9 and 4:3 from the remote on a phone by keyboard; show, next
   // Back to one photo at a time.
   await remote.keyboard.press('ArrowUp');
   await remote.keyboard.press('ArrowUp');
-  await wall.locator('main[data-layout="single"] .wall-slide img.wall-media').first().waitFor({ timeout: 5000 });
+  // Both walls back on one photo at a time before the next command (the second may take longer).
+  for (const w of [wall, second]) await w.locator('main[data-layout="single"] .wall-slide img.wall-media').first().waitFor({ timeout: 10_000 });
   await readableQr(wall);
 
   // Show this photo now: by keyboard on its button.
