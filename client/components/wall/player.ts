@@ -200,11 +200,16 @@ export class WallPlayer {
     this.dueAt = Infinity;
     if (this.disposed || this.held) return;
     const gen = ++this.gen;
+    // "Show this photo now" stays asked for until a slide shows it: an advance that a newer one
+    // overtakes while its picture loads must not take the request with it.
     const forced = this.forced;
-    this.forced = null;
     const item = forced ?? this.rotation.next();
+    const done = () => {
+      if (forced && this.forced === forced) this.forced = null;
+    };
     const cur = this.state.current;
     if (!item) {
+      done();
       if (cur) this.show(null);
       return;
     }
@@ -216,6 +221,7 @@ export class WallPlayer {
     let ok = true;
     if (!isVideo(item)) ok = await this.opts.preload(item).then(() => true, () => false);
     if (gen !== this.gen || this.disposed) return;
+    done();
     if (!this.rotation.has(item.id)) return this.advance();
     if (!ok) {
       this.schedule(Math.min(this.opts.intervalMs, 2000));
