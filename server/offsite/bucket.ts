@@ -6,7 +6,10 @@ import { pipeline } from 'node:stream/promises';
 import { createRequire } from 'node:module';
 import type * as S3 from '@aws-sdk/client-s3';
 import type * as Presigner from '@aws-sdk/s3-request-presigner';
+import { BucketError, classify, type SdkErrorLike } from './bucket-errors.js';
 import type { OffsiteSettings } from './offsite.config.js';
+
+export { BucketError, classify, isPassing, type BucketProblem } from './bucket-errors.js';
 
 // The S3 client (some 20 MiB of memory once loaded) is loaded when a bucket is first used, so a
 // site without one never pays for it. require() keeps that synchronous.
@@ -22,64 +25,6 @@ const MIN_PART = 8 * 1024 * 1024;
 const MAX_PARTS = 9000;
 
 export const partSizeFor = (size: number) => Math.max(MIN_PART, Math.ceil(size / MAX_PARTS / (1024 * 1024)) * 1024 * 1024);
-
-/** What a failure means, for the status and the "Test connection" sentence. */
-export type BucketProblem =
-  | 'unreachable'
-  | 'no_such_bucket'
-  | 'wrong_key'
-  | 'no_permission'
-  | 'clock_skew'
-  | 'bucket_error'
-  | 'checksum_mismatch'
-  | 'unknown';
-
-export class BucketError extends Error {
-  constructor(
-    readonly problem: BucketProblem,
-    message: string,
-    /** The service's own code or the network error's, for the log. */
-    readonly detail?: string,
-  ) {
-    super(message);
-    this.name = 'BucketError';
-  }
-}
-
-/** Network-level or server-side: the bucket may be back later; nothing about this file. */
-export const isPassing = (p: BucketProblem) => p === 'unreachable' || p === 'bucket_error' || p === 'clock_skew';
-
-interface SdkErrorLike {
-  name?: string;
-  code?: string;
-  Code?: string;
-  message?: string;
-  $metadata?: { httpStatusCode?: number };
-  cause?: unknown;
-}
-
-/** Maps what the SDK or the network threw onto a problem a person can be told about. */
-export function classify(err: unknown): BucketError {
-  if (err instanceof BucketError) return err;
-  const e = (err ?? {}) as SdkErrorLike;
-  const cause = (e.cause ?? {}) as SdkErrorLike;
-  const name = e.Code ?? e.name ?? '';
-  const netCode = e.code ?? cause.code ?? '';
-  const status = e.$metadata?.httpStatusCode;
-  const detail = [name, netCode, status].filter(Boolean).join(' ');
-  const msg = e.message ?? String(err);
-  if (['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'EPIPE', 'UND_ERR_SOCKET'].includes(netCode) || name === 'TimeoutError' || name === 'RequestTimeout')
-    return new BucketError('unreachable', msg, detail);
-  if (name === 'NoSuchBucket') return new BucketError('no_such_bucket', msg, detail);
-  if (name === 'InvalidAccessKeyId' || name === 'SignatureDoesNotMatch' || name === 'InvalidToken' || name === 'Unauthorized') return new BucketError('wrong_key', msg, detail);
-  if (name === 'RequestTimeTooSkewed') return new BucketError('clock_skew', msg, detail);
-  if (name === 'AccessDenied' || status === 403) return new BucketError('no_permission', msg, detail);
-  if (name === 'BadDigest' || name === 'InvalidDigest') return new BucketError('checksum_mismatch', msg, detail);
-  if (status !== undefined && status >= 500) return new BucketError('bucket_error', msg, detail);
-  if (status === 404 && !name) return new BucketError('no_such_bucket', msg, detail);
-  if (status === undefined && !name) return new BucketError('unreachable', msg, detail);
-  return new BucketError('unknown', msg, detail);
-}
 
 /** A read stream whose errors end the request instead of reaching the process. */
 function guarded(stream: fs.ReadStream): fs.ReadStream {

@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { DataPaths } from '../context.js';
 import type { DB } from '../db/schema.js';
 import { log } from '../log.js';
-import { Bucket, BucketError, classify, fileSums, isPassing, type BucketProblem, type MultipartState } from './bucket.js';
+import { Bucket, BucketError, classify, fileSums, type BucketProblem, type MultipartState } from './bucket.js';
+import { contentTypeOf, inside, statFile, walk } from './local-files.js';
 import { OffsiteRepo, ownerPaths, type LocalFile, type OffsiteRow } from './offsite.repo.js';
 
 /** Back-off after a failure: 2, 4, 8 ... seconds, never more than `cap` (a minute). */
@@ -26,36 +26,6 @@ export interface CopyError {
   code: BucketProblem;
   message: string;
   at: string;
-}
-
-/** Resolves a stored relative path inside DATA_DIR (null when it would leave it). */
-function inside(root: string, rel: string): string | null {
-  const abs = path.resolve(root, rel);
-  return abs.startsWith(path.resolve(root) + path.sep) ? abs : null;
-}
-
-async function statFile(abs: string): Promise<fs.Stats | null> {
-  try {
-    const st = await fs.promises.stat(abs);
-    return st.isFile() ? st : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Every file below `dir` (relative to root), skipping temporary names. */
-async function walk(root: string, dir: string, out: string[]): Promise<void> {
-  let entries: fs.Dirent[];
-  try {
-    entries = await fs.promises.readdir(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    const abs = path.join(dir, e.name);
-    if (e.isDirectory()) await walk(root, abs, out);
-    else if (e.isFile() && !/\.(tmp|part|rotating)$|\.fetching-|^\./.test(e.name)) out.push(path.relative(root, abs).split(path.sep).join('/'));
-  }
 }
 
 /**
@@ -360,15 +330,3 @@ export class Copier {
   }
 }
 
-const TYPES: Record<string, string> = {
-  jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', avif: 'image/avif', gif: 'image/gif',
-  heic: 'image/heic', heif: 'image/heif', mp4: 'video/mp4', mov: 'video/quicktime', webm: 'video/webm',
-  m4a: 'audio/mp4', mp3: 'audio/mpeg', ogg: 'audio/ogg', opus: 'audio/ogg', wav: 'audio/wav', aac: 'audio/aac',
-};
-
-/** What a browser needs to show an object served from the bucket. */
-export function contentTypeOf(rel: string): string | undefined {
-  return TYPES[path.extname(rel).slice(1).toLowerCase()];
-}
-
-export { isPassing };
