@@ -164,6 +164,10 @@ export class UploadRequests {
     if (name) q.set('uploader_name', name);
     if (challengeId) q.set('challenge_id', challengeId);
     if (capturedAt) q.set('captured_at', capturedAt);
+    // The table goes with the question too: a file whose last bytes arrived before their answer was
+    // lost is stored by this call, and must still count for the table's sign.
+    const table = uploadTable();
+    if (table) q.set('table', String(table));
     const res = await this.send({ method: 'GET', url: `/api/upload-chunk/offset?${q}` }, 'chunk');
     if (res.status !== 200) throw failure(res);
     const data = parse(res.body);

@@ -99,6 +99,7 @@ export function uploadsRouter(uploads: UploadsService, turns: UploadTurns, limit
       challengeId: str('challenge_id') || undefined,
       unlimited: !!req.user,
       capturedAt: str('captured_at') || undefined,
+      table: str('table') || undefined,
     });
     res.json({ success: true, ...progress });
   });

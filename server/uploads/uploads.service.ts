@@ -10,7 +10,7 @@ import { AppError, invalid } from '../errors.js';
 import { durableStorage, type Durable } from '../storage/durable.js';
 import { log } from '../log.js';
 import type { StorageGuard } from '../storage/storage.js';
-import { capturedAtField, uploadKey } from './chunk-fields.js';
+import { capturedAtField, tableField, uploadKey } from './chunk-fields.js';
 import { ChunkedUploads, type ChunkOutcome, type UploadProgress } from './chunked-upload.js';
 import { sweepOrphans, type SweepResult } from './orphans.js';
 import { receiveSingleUpload } from './single-upload.js';
@@ -49,6 +49,8 @@ export interface OffsetQuery {
   unlimited?: boolean;
   /** When a file taken in the page was taken (its date taken), as the page sends it. */
   capturedAt?: string;
+  /** The table whose QR sign the page came from, as the chunks' `table` field sends it. */
+  table?: string;
 }
 
 /** Seconds a phone waits before trying again when the database could not take its photo. */
@@ -132,7 +134,14 @@ export class UploadsService {
     }
     const name = cleanUploaderName(q.uploaderName);
     const challengeId = q.challengeId && (await this.d.settings.challengeIds()).has(q.challengeId) ? q.challengeId : null;
-    const asker = { guestId: q.guestId, name: 'name' in name ? name.name : null, challengeId, unlimited: q.unlimited === true, capturedAt: capturedAtField(q.capturedAt ? { captured_at: q.capturedAt } : {}) };
+    const asker = {
+      guestId: q.guestId,
+      name: 'name' in name ? name.name : null,
+      challengeId,
+      unlimited: q.unlimited === true,
+      capturedAt: capturedAtField(q.capturedAt ? { captured_at: q.capturedAt } : {}),
+      table: tableField(q.table ? { table: q.table } : {}, await this.tables()),
+    };
     const key = uploadKey(q.uploadId, q.sessionId, cleanFilename(q.filename), Number(q.totalSize));
     return this.chunked.offset(key, asker).catch(this.asFailure);
   }

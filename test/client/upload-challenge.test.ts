@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CHUNK_SIZE } from '../../client/uploads/constants.js';
 import { UploadEngine } from '../../client/uploads/engine.js';
+import { setUploadTable } from '../../client/uploads/table.js';
 import { fakeFile, FakeServer, FakeTimers, happy, json, type SeenRequest, type Reply } from './upload-engine-fakes.js';
 
 function engineWithChallenge(picked: () => string | null, handler: (r: SeenRequest) => Reply = happy) {
@@ -88,4 +89,30 @@ test('any other 400 is still an error for the file', async () => {
   await clock.advance(10_000);
   assert.equal(engine.items[0].status, 'error');
   assert.equal(engine.items[0].challengeId, 'oldest');
+});
+
+test('a resumed chunked upload from a table sign names its table when asking the offset (the server may store it from that call)', async () => {
+  setUploadTable(7);
+  try {
+    let failOnce = true;
+    const { clock, server, engine } = engineWithChallenge(
+      () => null,
+      (r) => {
+        if (r.path === '/api/upload-chunk' && failOnce) {
+          failOnce = false;
+          return 'network-error';
+        }
+        return happy(r);
+      },
+    );
+    engine.addFiles([fakeFile(CHUNK_SIZE * 2 + 5, 'table.mp4', 'video/mp4')]);
+    await clock.advance(60_000);
+    const offset = server.requests.find((r) => r.path === '/api/upload-chunk/offset');
+    assert.ok(offset, 'the retry asked the server where to go on');
+    assert.equal(offset.query.get('table'), '7');
+    assert.ok(server.uploads().every((r) => r.field('table') === '7'));
+    assert.equal(engine.items[0].status, 'complete');
+  } finally {
+    setUploadTable(null);
+  }
 });

@@ -1,11 +1,15 @@
 // Tables: a QR sign per table (/live?table=N), uploads carrying their table (single and chunked,
 // out of range 400), the gallery's filter and item field, the counts per table and the tables with photos for the wall and the gallery.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { adminClient, startTestServer, TestClient, userClient } from '../helpers/server.js';
+import { tempDir } from '../helpers/temp.js';
 import { tinyImage, uploadChunk, waitForStatus } from '../helpers/uploads.js';
+import Database from 'better-sqlite3';
 
 let s: Awaited<ReturnType<typeof startTestServer>>;
 let admin: TestClient;
@@ -100,4 +104,38 @@ test('a table sign\'s QR code decodes to /live?table=N (with its language when a
   assert.equal(await decodeSvg(await (await c.fetch('/api/qr.svg?table=12&lang=de')).text()), 'https://our-wedding.example/live?table=12&lang=de');
   assert.equal((await c.get('/api/public-url?table=7')).body.live_url, 'https://our-wedding.example/live?table=7');
   for (const bad of ['0', '201', 'x', '7.5']) assert.equal((await c.fetch(`/api/qr.svg?table=${bad}`)).status, 400, bad);
+});
+
+test('a chunked upload whose bytes were all in before a restart, stored by the resume\'s offset question, keeps its table', async () => {
+  const dataDir = tempDir();
+  const first = await startTestServer({}, dataDir);
+  const own = await adminClient(first.url);
+  assert.equal((await own.put('/admin/api/settings', { tables: 10 })).status, 200);
+  const bytes = await tinyImage('jpeg', 21, 400, 300);
+  const half = Math.ceil(bytes.length / 2);
+  const base = { total_size: bytes.length, filename: 'restart.jpg', session_id: 'tables-restart', upload_id: 'tables-upload-restart', table: '4' };
+  assert.equal((await uploadChunk(first.url, bytes.subarray(0, half), { ...base, chunk_start: 0, chunk_end: half, is_last_chunk: false })).status, 200);
+  await first.close();
+  // As if the server had died after the last chunk's bytes were synced and before it stored the
+  // file: every byte in the partial file and its row, no photo yet, nobody remembered as its sender.
+  const db = new Database(path.join(dataDir, 'wedding.db'));
+  const row = db.prepare('SELECT temp_path FROM uploads WHERE status = ?').get('receiving') as { temp_path: string };
+  fs.appendFileSync(path.join(dataDir, row.temp_path), bytes.subarray(half));
+  db.prepare('UPDATE uploads SET received_bytes = total_size').run();
+  db.close();
+  const second = await startTestServer({}, dataDir);
+  try {
+    const q = new URLSearchParams({ upload_id: base.upload_id, session_id: base.session_id, filename: base.filename, total_size: String(bytes.length), table: '4' });
+    const answer = await new TestClient(second.url).get(`/api/upload-chunk/offset?${q}`);
+    assert.equal(answer.status, 200, JSON.stringify(answer.body));
+    assert.equal(answer.body.complete, true);
+    const id = String(answer.body.photo_id);
+    assert.equal(await waitForStatus(second.url, id), 'complete');
+    assert.deepEqual(second.writable().prepare('SELECT table_number FROM photos WHERE id = ?').get(id), { table_number: 4 });
+    // A table out of range in the question is refused like the chunks' field.
+    const bad = new URLSearchParams({ ...Object.fromEntries(q), upload_id: 'tables-upload-other', table: '11' });
+    assert.equal((await new TestClient(second.url).get(`/api/upload-chunk/offset?${bad}`)).status, 400);
+  } finally {
+    await second.close();
+  }
 });
