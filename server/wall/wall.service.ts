@@ -13,7 +13,8 @@ export const ANNOUNCE_SECONDS = { min: 5, max: 60 } as const;
 export type ShowableCheck = (photoId: string) => Promise<boolean>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const PHOTO_ID = /^[A-Za-z0-9-]{1,64}$/;
+/** Photo ids are base64url (crypto.randomBytes(..).toString("base64url")): letters, digits, - and _. */
+const PHOTO_ID = /^[A-Za-z0-9_-]{1,64}$/;
 const WALL_ID = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** The couple's remote: the wall's pause, curtain and layout (settings), and commands that reach every open wall at once. */

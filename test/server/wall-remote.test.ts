@@ -66,7 +66,7 @@ test('bad wall controls are 400 with a sentence naming the problem; nobody signe
 });
 
 test('next, previous, show and an announcement reach every open wall within 1 s; a wall that reconnects later never replays them', async () => {
-  visiblePhoto('wall-show-1');
+  visiblePhoto('wall_show-1');
   visiblePhoto('wall-hidden-1', false);
   const walls = await Promise.all([watchEvents(s.url), watchEvents(s.url)]);
   let lastId = 0;
@@ -75,7 +75,7 @@ test('next, previous, show and an announcement reach every open wall within 1 s;
     const sent: [string, unknown, string, unknown][] = [
       ['/admin/api/wall/command', { command: 'next' }, 'wall-command', { command: 'next' }],
       ['/admin/api/wall/command', { command: 'previous' }, 'wall-command', { command: 'previous' }],
-      ['/admin/api/wall/command', { command: 'show', photo_id: 'wall-show-1' }, 'wall-command', { command: 'show', photo_id: 'wall-show-1' }],
+      ['/admin/api/wall/command', { command: 'show', photo_id: 'wall_show-1' }, 'wall-command', { command: 'show', photo_id: 'wall_show-1' }],
       ['/admin/api/wall/announce', { text: '  Cake in 5 minutes!\n', seconds: 20 }, 'wall-announce', { text: 'Cake in 5 minutes!', seconds: 20 }],
     ];
     for (const [path, body, type, data] of sent) {
