@@ -4,7 +4,8 @@ import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { runs, type KeepsakeFace } from './fonts.js';
-import type { BookPlan, KeepsakeOutcome, MakeControl, Paper, PlanItem } from '../processing/keepsake-plan.js';
+import type { Paper } from '../../common/keepsake-types.js';
+import type { BookPlan, KeepsakeOutcome, MakeControl, PlanItem } from '../processing/keepsake-plan.js';
 
 /** Points (1/72 in) of each paper: A4, US letter, and an 8.5-inch square. */
 export const PAPER_POINTS: Record<Paper, [number, number]> = { A4: [595.28, 841.89], letter: [612, 792], square: [612, 612] };
@@ -137,7 +138,7 @@ export async function makeBook(plan: BookPlan, ctl: MakeControl): Promise<Keepsa
     done += n;
     ctl.progress(Math.min(99, Math.floor((done / total) * 100)));
     await ctl.turn();
-    if (ctl.signal?.aborted) throw Object.assign(new Error('The keepsake was cancelled'), { name: 'AbortError' });
+    ctl.signal?.throwIfAborted();
   };
   try {
     // Cover.

@@ -1,80 +1,16 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { run } from '../processing/ffmpeg.js';
-import { ToolMissingError } from '../processing/tools.js';
-import { toolInstalled } from '../processing/tools.js';
+import { ToolMissingError, toolInstalled } from '../processing/tools.js';
+import { chapters, FILM_HEIGHT, FILM_WIDTH, filmPieces, FPS, timeline, XF, type Piece } from './film-timeline.js';
 import { bestFile } from './fonts.js';
-import type { FilmPlan, KeepsakeOutcome, MakeControl, PlanItem } from '../processing/keepsake-plan.js';
+import type { FilmPlan, KeepsakeOutcome, MakeControl } from '../processing/keepsake-plan.js';
 
-export const FPS = 30;
-export const FILM_WIDTH = 1920;
-export const FILM_HEIGHT = 1080;
-/** A cross-fade: 0.8 s. */
-const XF = 24;
-const TITLE = 4 * FPS;
-const CLOSING = 4 * FPS;
-/** A photo stays 3 to 7 s; a clip gives its best 2 to 5 s. */
-const PHOTO_MIN = 3 * FPS;
-const PHOTO_MAX = 7 * FPS;
-const CLIP_MIN = 2 * FPS;
-const CLIP_MAX = 5 * FPS;
 /** Pieces a segment renders in one ffmpeg run: memory stays that of a few pictures. */
 const PER_SEGMENT = 8;
-
-/** One piece of the film: the title, a photo, a clip's best seconds or the closing card, `frames` long (cross-fades included). */
-export type Piece =
-  | { kind: 'title' | 'closing'; frames: number }
-  | { kind: 'photo'; frames: number; item: PlanItem }
-  | { kind: 'clip'; frames: number; item: PlanItem; start: number };
-
-/**
- * Which items the film shows and for how long, so that it lasts `seconds` (to the frame) where
- * there is material enough; `items` come best first and are shown in the order they were taken.
- */
-export function arrange(items: PlanItem[], seconds: number, dayOrder: (a: PlanItem, b: PlanItem) => number): Piece[] {
-  const target = Math.round(seconds * FPS);
-  const clipFrames = (p: PlanItem) => Math.min(CLIP_MAX, Math.floor((p.duration ?? 0) * FPS));
-  // Clips: at most a quarter of the film.
-  let clips = items.filter((p) => p.video && clipFrames(p) >= CLIP_MIN);
-  const clipBudget = target / 4;
-  let sum = 0;
-  clips = clips.filter((p) => (sum + clipFrames(p) <= clipBudget ? ((sum += clipFrames(p)), true) : false));
-  const clipTotal = clips.reduce((n, p) => n + clipFrames(p), 0);
-  const photos = items.filter((p) => !p.video);
-  // Frames the photos share once the cards and clips have theirs; each piece after the first overlaps the one before by XF.
-  const share = (k: number) => target - TITLE - CLOSING - clipTotal + XF * (k + clips.length + 1);
-  let k = photos.length;
-  while (k > 1 && share(k) / k < PHOTO_MIN) k--;
-  const chosen = photos.slice(0, k);
-  const per = k ? Math.min(PHOTO_MAX, Math.floor(share(k) / k)) : 0;
-  let extra = k && per < PHOTO_MAX ? share(k) - per * k : 0;
-  const shown = [...chosen, ...clips].sort(dayOrder);
-  const pieces: Piece[] = [{ kind: 'title', frames: TITLE }];
-  for (const item of shown) {
-    if (item.video) {
-      const frames = clipFrames(item);
-      const start = Math.max(0, ((item.duration ?? 0) - frames / FPS) / 2);
-      pieces.push({ kind: 'clip', frames, item, start: Math.round(start * 1000) / 1000 });
-    } else {
-      const more = extra > 0 ? 1 : 0;
-      extra -= more;
-      pieces.push({ kind: 'photo', frames: per + more, item });
-    }
-  }
-  pieces.push({ kind: 'closing', frames: CLOSING });
-  return pieces;
-}
-
-/** Where each piece starts on the film's timeline (frames), and the film's length. */
-export function timeline(pieces: Piece[]): { starts: number[]; total: number } {
-  const starts: number[] = [];
-  let t = 0;
-  for (const p of pieces) {
-    starts.push(t);
-    t += p.frames - XF;
-  }
-  return { starts, total: t + XF };
-}
+/** The film's encoding: the video as the segments are written, the sound as it is mixed in at the end. */
+const VIDEO_CODEC = ['-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-r', String(FPS), '-g', String(FPS * 2)];
+const AUDIO_CODEC = ['-c:a', 'aac', '-b:a', '192k', '-ar', '48000', '-ac', '2'];
 
 /** A value in a filter graph: quoted, with the characters the graph and the option parser read escaped. */
 const q = (s: string) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "'\\\\\\''").replace(/:/g, '\\:')}'`;
@@ -162,16 +98,25 @@ const inputOf = (p: Piece, plan: FilmPlan): string[] | null => {
   return plan.cover ? ['-i', plan.cover] : null;
 };
 
+/** Ffmpeg's arguments and graph for some of the film, numbered from input `first`; `label` names its output, `count` its inputs. */
+interface Part {
+  inputs: string[];
+  count: number;
+  graph: string[];
+  label: string;
+}
+
 /**
- * One segment of the film: pieces `from`..`to` cross-faded into one another, and into the first
- * XF frames of the piece after it (which the next segment then starts after), so the segments
- * join with plain concatenation.
+ * Pieces `from`..`to` cross-faded into one another. A segment (from > 0 or to short of the end)
+ * leaves out the first XF frames of its first piece, which went into the previous segment's last
+ * fade, and ends with the fade into the first XF frames of the piece after it, so the segments
+ * join with plain concatenation; from the first piece to the last it is the whole film.
  */
-async function renderSegment(job: Job, pieces: Piece[], from: number, to: number, file: string, onFrames: (frames: number) => void): Promise<number> {
+async function videoGraph(job: Job, pieces: Piece[], from: number, to: number): Promise<Part & { frames: number }> {
   const { plan } = job;
-  const args = ['-v', 'error', '-nostdin', '-y'];
+  const inputs: string[] = [];
   const graph: string[] = [];
-  let inputs = 0;
+  let count = 0;
   const labels: { label: string; frames: number }[] = [];
   const last = Math.min(to + 1, pieces.length - 1);
   for (let i = from; i <= last; i++) {
@@ -179,15 +124,14 @@ async function renderSegment(job: Job, pieces: Piece[], from: number, to: number
     const inArgs = inputOf(p, plan);
     let input: number | null = null;
     if (inArgs) {
-      args.push(...inArgs);
-      input = inputs++;
+      inputs.push(...inArgs);
+      input = count++;
     }
     let chain: string;
     if (p.kind === 'title') chain = await card(job, p, input, [{ text: plan.names, face: 'serif', size: 112, y: 470 }, { text: plan.date, face: 'sans', size: 46, y: 640 }]);
     else if (p.kind === 'closing') chain = await card(job, p, input, [{ text: plan.closing, face: 'serif', size: 84, y: 470 }, { text: plan.names, face: 'sans', size: 46, y: 620 }]);
     else if (p.kind === 'photo') chain = photoChain(p, input!, i);
     else chain = clipChain(p as Piece & { kind: 'clip' }, input!, i);
-    // The first piece's start went into the previous segment's last fade; the piece after this segment gives only its start.
     let frames = p.frames;
     if (i === from && from > 0) {
       chain += `,trim=start_frame=${XF},setpts=PTS-STARTPTS`;
@@ -207,17 +151,22 @@ async function renderSegment(job: Job, pieces: Piece[], from: number, to: number
     graph.push(`[${cur.label}][${next.label}]xfade=transition=fade:duration=${XF / FPS}:offset=${(cur.frames - XF) / FPS}[${out}]`);
     cur = { label: out, frames: cur.frames + next.frames - XF };
   }
-  args.push('-filter_complex', graph.join(';'), '-map', `[${cur.label}]`, '-frames:v', String(cur.frames));
-  args.push('-c:v', 'libx264', '-preset', 'veryfast', '-crf', '20', '-profile:v', 'high', '-pix_fmt', 'yuv420p', '-r', String(FPS), '-g', String(FPS * 2), '-an');
+  return { inputs, count, graph, label: cur.label, frames: cur.frames };
+}
+
+/** One segment of the film (see videoGraph), encoded to `file`; its frames. */
+async function renderSegment(job: Job, pieces: Piece[], from: number, to: number, file: string, onFrames: (frames: number) => void): Promise<number> {
+  const v = await videoGraph(job, pieces, from, to);
+  const args = ['-v', 'error', '-nostdin', '-y', ...v.inputs, '-filter_complex', v.graph.join(';'), '-map', `[${v.label}]`, '-frames:v', String(v.frames), ...VIDEO_CODEC, '-an'];
   args.push('-progress', 'pipe:1', '-nostats', '-f', 'mpegts', file);
   let buffered = '';
-  await ffmpeg(job, args, 120_000 + cur.frames * 400, (chunk) => {
+  await ffmpeg(job, args, 120_000 + v.frames * 400, (chunk) => {
     buffered += chunk.toString();
     const lines = buffered.split('\n');
     buffered = lines.pop() ?? '';
     for (const line of lines) if (line.startsWith('frame=')) onFrames(Number(line.slice(6)) || 0);
   });
-  return cur.frames;
+  return v.frames;
 }
 
 function ffmpeg(job: Job, args: string[], timeoutMs: number, onOutput?: (chunk: Buffer) => void): Promise<Buffer> {
@@ -226,35 +175,68 @@ function ffmpeg(job: Job, args: string[], timeoutMs: number, onOutput?: (chunk: 
   return run('nice', ['-n', '19', plan.ffmpegPath, ...args], { name: 'ffmpeg', timeoutMs, signal: ctl.signal, onOutput, onStart: (t) => ctl.onTool?.(t) });
 }
 
-async function hasAudio(plan: FilmPlan, file: string): Promise<boolean> {
-  const out = await run(plan.ffprobePath, ['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=index', '-of', 'csv=p=0', file], { timeoutMs: 30_000 }).catch(() => Buffer.from(''));
+async function hasAudio(job: Job, file: string): Promise<boolean> {
+  const { plan, ctl } = job;
+  const out = await run(plan.ffprobePath, ['-v', 'error', '-select_streams', 'a', '-show_entries', 'stream=index', '-of', 'csv=p=0', file], { timeoutMs: 30_000, signal: ctl.signal }).catch(() => Buffer.from(''));
+  ctl.signal?.throwIfAborted();
   return out.toString().trim().length > 0;
 }
 
-/** The chapters: one per moment, from the first piece that belongs to it (the first from the film's start). */
-export function chapters(plan: FilmPlan, pieces: Piece[], starts: number[], total: number): { title: string; start: number; end: number }[] {
-  const out: { title: string; start: number; end: number }[] = [];
-  pieces.forEach((p, i) => {
-    if (p.kind !== 'photo' && p.kind !== 'clip') return;
-    const m = p.item.moment;
-    if (m < 0 || out[out.length - 1]?.title === plan.moments[m]) return;
-    out.push({ title: plan.moments[m], start: out.length ? starts[i] : 0, end: total });
-  });
-  if (!out.length) out.push({ title: plan.title, start: 0, end: total });
-  for (let i = 0; i < out.length - 1; i++) out[i].end = out[i + 1].start;
-  return out;
+/**
+ * The sound, inputs numbered from `first`: silence the film's length, the couple's track looped
+ * under it all, each clip's own sound at its place (lowered under the music), faded out at the end.
+ */
+async function soundGraph(job: Job, pieces: Piece[], starts: number[], seconds: number, first: number): Promise<Part> {
+  const { plan } = job;
+  const inputs: string[] = [];
+  const graph: string[] = [`anullsrc=r=48000:cl=stereo,atrim=end=${seconds}[silence]`];
+  const mix = ['[silence]'];
+  let n = first;
+  if (plan.music) {
+    inputs.push('-stream_loop', '-1', '-i', plan.music);
+    graph.push(`[${n++}:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,atrim=end=${seconds},asetpts=N/SR/TB,afade=t=in:d=1.5,volume=0.8[music]`);
+    mix.push('[music]');
+  }
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i];
+    if (p.kind !== 'clip' || !(await hasAudio(job, p.item.file))) continue;
+    const len = p.frames / FPS;
+    inputs.push('-ss', String(p.start), '-t', String(len), '-i', p.item.file);
+    const at = Math.round((starts[i] / FPS) * 1000);
+    graph.push(
+      `[${n++}:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,asetpts=PTS-STARTPTS,afade=t=in:d=0.4,afade=t=out:st=${Math.max(0, len - 0.6)}:d=0.6,` +
+        `volume=${plan.music ? 0.3 : 1},adelay=${at}|${at}[c${i}]`,
+    );
+    mix.push(`[c${i}]`);
+  }
+  const fadeOut = Math.min(4, seconds / 4);
+  graph.push(`${mix.join('')}amix=inputs=${mix.length}:duration=first:normalize=0,afade=t=out:st=${seconds - fadeOut}:d=${fadeOut}[aout]`);
+  return { inputs, count: n - first, graph, label: 'aout' };
 }
+
+/** The chapters as an ffmetadata file (an input of its own), and the film's title. */
+async function chapterFile(job: Job, pieces: Piece[], starts: number[], total: number): Promise<string> {
+  const { plan } = job;
+  const file = path.join(plan.work, 'chapters.txt');
+  const marks = chapters(plan, pieces, starts, total);
+  await fsp.writeFile(file, `;FFMETADATA1\ntitle=${meta(plan.title)}\n` + marks.map((c) => `[CHAPTER]\nTIMEBASE=1/${FPS}\nSTART=${c.start}\nEND=${c.end}\ntitle=${meta(c.title)}\n`).join(''));
+  return file;
+}
+
+/** The last arguments of the film's file: the chapters from input `metaIn`, the sound encoded, the index first. */
+const finish = (metaIn: number, seconds: number, output: string) => [
+  '-map_metadata', String(metaIn), '-map_chapters', String(metaIn), ...AUDIO_CODEC, '-t', String(seconds), '-movflags', '+faststart', '-f', 'mp4', output,
+];
 
 /**
  * The highlight film: H.264 + AAC, 1920x1080 at 30 fps, index first (faststart). Rendered in
- * segments (progress is real, memory that of one segment), joined, then the music and the
- * clips' sound are mixed under it and a chapter per moment is written.
+ * segments (progress is real, memory that of one segment, a cancel stops it between two frames),
+ * joined, then the music and the clips' sound are mixed under it and a chapter per moment is written.
  */
 export async function makeFilm(plan: FilmPlan, ctl: MakeControl): Promise<KeepsakeOutcome> {
   await fsp.mkdir(plan.work, { recursive: true });
   const job: Job = { plan, ctl, texts: new Map() };
-  // Items come best first; the film shows those it takes in the order of the day (each moment by the time taken).
-  const pieces = arrange(plan.items, plan.seconds, (a, b) => (a.moment < 0 ? 1e9 : a.moment) - (b.moment < 0 ? 1e9 : b.moment) || a.at - b.at);
+  const pieces = filmPieces(plan);
   const { starts, total } = timeline(pieces);
   const part = `${plan.output}.part.mp4`;
   try {
@@ -262,6 +244,7 @@ export async function makeFilm(plan: FilmPlan, ctl: MakeControl): Promise<Keepsa
     let doneFrames = 0;
     for (let from = 0, n = 0; from < pieces.length; from += PER_SEGMENT, n++) {
       await ctl.turn();
+      ctl.signal?.throwIfAborted();
       const to = Math.min(from + PER_SEGMENT - 1, pieces.length - 1);
       const file = path.join(plan.work, `segment-${String(n).padStart(4, '0')}.ts`);
       const base = doneFrames;
@@ -271,45 +254,13 @@ export async function makeFilm(plan: FilmPlan, ctl: MakeControl): Promise<Keepsa
       ctl.progress(Math.min(95, Math.floor((doneFrames / total) * 95)));
     }
     await ctl.turn();
+    ctl.signal?.throwIfAborted();
     const seconds = total / FPS;
     const list = path.join(plan.work, 'segments.txt');
     await fsp.writeFile(list, segments.map((s) => `file '${s.replace(/'/g, "'\\''")}'`).join('\n') + '\n');
-    const marks = chapters(plan, pieces, starts, total);
-    const chapterFile = path.join(plan.work, 'chapters.txt');
-    await fsp.writeFile(
-      chapterFile,
-      `;FFMETADATA1\ntitle=${meta(plan.title)}\n` + marks.map((c) => `[CHAPTER]\nTIMEBASE=1/${FPS}\nSTART=${c.start}\nEND=${c.end}\ntitle=${meta(c.title)}\n`).join(''),
-    );
-    const args = ['-v', 'error', '-nostdin', '-y', '-f', 'concat', '-safe', '0', '-i', list];
-    let inputs = 1;
-    const audio: string[] = [`anullsrc=r=48000:cl=stereo,atrim=end=${seconds}[silence]`];
-    const mix = ['[silence]'];
-    let musicIn: number | null = null;
-    if (plan.music) {
-      args.push('-stream_loop', '-1', '-i', plan.music);
-      musicIn = inputs++;
-      audio.push(`[${musicIn}:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,atrim=end=${seconds},asetpts=N/SR/TB,afade=t=in:d=1.5,volume=0.8[music]`);
-      mix.push('[music]');
-    }
-    for (let i = 0; i < pieces.length; i++) {
-      const p = pieces[i];
-      if (p.kind !== 'clip' || !(await hasAudio(plan, p.item.file))) continue;
-      const len = p.frames / FPS;
-      args.push('-ss', String(p.start), '-t', String(len), '-i', p.item.file);
-      const at = Math.round((starts[i] / FPS) * 1000);
-      audio.push(
-        `[${inputs}:a]aresample=48000,aformat=sample_fmts=fltp:channel_layouts=stereo,asetpts=PTS-STARTPTS,afade=t=in:d=0.4,afade=t=out:st=${Math.max(0, len - 0.6)}:d=0.6,` +
-          `volume=${plan.music ? 0.3 : 1},adelay=${at}|${at}[c${i}]`,
-      );
-      mix.push(`[c${i}]`);
-      inputs++;
-    }
-    args.push('-f', 'ffmetadata', '-i', chapterFile);
-    const metaIn = inputs++;
-    const fadeOut = Math.min(4, seconds / 4);
-    audio.push(`${mix.join('')}amix=inputs=${mix.length}:duration=first:normalize=0,afade=t=out:st=${seconds - fadeOut}:d=${fadeOut}[aout]`);
-    args.push('-filter_complex', audio.join(';'), '-map', '0:v', '-map', '[aout]', '-map_metadata', String(metaIn), '-map_chapters', String(metaIn));
-    args.push('-c:v', 'copy', '-c:a', 'aac', '-b:a', '192k', '-ar', '48000', '-ac', '2', '-t', String(seconds), '-movflags', '+faststart', '-f', 'mp4', part);
+    const sound = await soundGraph(job, pieces, starts, seconds, 1);
+    const args = ['-v', 'error', '-nostdin', '-y', '-f', 'concat', '-safe', '0', '-i', list, ...sound.inputs, '-f', 'ffmetadata', '-i', await chapterFile(job, pieces, starts, total)];
+    args.push('-filter_complex', sound.graph.join(';'), '-map', '0:v', '-map', `[${sound.label}]`, '-c:v', 'copy', ...finish(1 + sound.count, seconds, part));
     await ffmpeg(job, args, 300_000 + total * 50);
     await fsp.rename(part, plan.output);
     ctl.progress(100);
@@ -318,4 +269,24 @@ export async function makeFilm(plan: FilmPlan, ctl: MakeControl): Promise<Keepsa
     await fsp.rm(part, { force: true });
     await fsp.rm(plan.work, { recursive: true, force: true });
   }
+}
+
+/**
+ * The same film as one plain ffmpeg command: every piece's chain, every cross-fade and the sound in
+ * one graph, encoded as makeFilm encodes (bench:keepsakes times it against makeFilm). Writes the
+ * text files and the chapters it reads into plan.work; answers ffmpeg's arguments.
+ */
+export async function filmInOneCommand(plan: FilmPlan, output: string): Promise<string[]> {
+  await fsp.mkdir(plan.work, { recursive: true });
+  const job: Job = { plan, ctl: { progress: () => undefined, turn: async () => undefined }, texts: new Map() };
+  const pieces = filmPieces(plan);
+  const { starts, total } = timeline(pieces);
+  const video = await videoGraph(job, pieces, 0, pieces.length - 1);
+  const sound = await soundGraph(job, pieces, starts, total / FPS, video.count);
+  const marks = await chapterFile(job, pieces, starts, total);
+  return [
+    ...['-v', 'error', '-nostdin', '-y', ...video.inputs, ...sound.inputs, '-f', 'ffmetadata', '-i', marks],
+    ...['-filter_complex', [...video.graph, ...sound.graph].join(';'), '-map', `[${video.label}]`, '-map', `[${sound.label}]`, '-frames:v', String(total), ...VIDEO_CODEC],
+    ...finish(video.count + sound.count, total / FPS, output),
+  ];
 }

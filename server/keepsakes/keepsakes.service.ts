@@ -1,73 +1,34 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
-import { sql, type Kysely, type Selectable } from 'kysely';
-import { themeById } from '../../common/themes.js';
-import type { DataPaths, Originals } from '../context.js';
-import type { DB, KeepsakesTable, PhotosTable } from '../db/schema.js';
+import type { KeepsakeKind, KeepsakeSource, KeepsakeView, Paper } from '../../common/keepsake-types.js';
+import type { DataPaths } from '../context.js';
 import { conflict, invalid, notFound } from '../errors.js';
-import { translate } from '../i18n/messages.js';
 import { log } from '../log.js';
 import type { KeepsakeRunner, MakeKeepsake, Processing } from '../processing/processing.service.js';
-import { coverFile } from '../settings/cover.js';
-import { momentOf, momentWindows } from '../settings/moments.js';
-import { namesIn } from '../settings/page-head.js';
-import type { SettingsService } from '../settings/settings.service.js';
-import { keepsakeFonts } from './fonts.js';
-import type { BookMessage, KeepsakeKind, KeepsakePlan, KeepsakeSource, Paper, PlanItem } from '../processing/keepsake-plan.js';
+import { FILM_SECONDS, KeepsakePlanner, type KeepsakeOptions, type KeepsakeRow, type PlannerDeps } from './keepsake-planner.js';
 
-export const FILM_SECONDS = { min: 60, max: 600, default: 180 };
 const SOURCES: readonly KeepsakeSource[] = ['highlights', 'loved', 'visible'];
 const PAPERS: readonly Paper[] = ['A4', 'letter', 'square'];
 const TITLE_MAX = 120;
 /** What a keepsake from a source with no photo is answered. */
 const NOTHING = { highlights: 'errors.keepsakes.nothing_highlights', loved: 'errors.keepsakes.nothing_loved', visible: 'errors.keepsakes.nothing_visible' } as const;
 
-/** What was asked for a keepsake (kept as JSON in its row). */
-export interface KeepsakeOptions {
-  source: KeepsakeSource;
-  title: string | null;
-  seconds?: number;
-  music_id?: string | null;
-  paper?: Paper;
-  /** Where the book's QR codes lead when no public address is set: the panel's own address. */
-  origin?: string | null;
-}
-
-/** A keepsake as GET /admin/api/keepsakes lists it. */
-export interface KeepsakeView {
-  id: string;
-  kind: KeepsakeKind;
-  status: 'queued' | 'making' | 'ready' | 'error';
-  progress: number;
-  created_at: string;
-  finished_at: string | null;
-  file_size: number | null;
-  url: string | null;
-  error: string | null;
-  source: KeepsakeSource;
-  title: string | null;
-  seconds: number | null;
-  paper: Paper | null;
-  music_id: string | null;
-}
-
-export interface KeepsakesDeps {
-  db: Kysely<DB>;
-  paths: DataPaths;
-  settings: SettingsService;
+export interface KeepsakesDeps extends PlannerDeps {
   processing: Processing;
-  originals: Originals;
-  publicUrl: string | undefined;
-  ffmpegPath: string;
-  ffprobePath: string;
 }
 
 /** media/keepsakes/ under DATA_DIR: the films, the books and (music/) the couple's tracks. */
 export const keepsakesDir = (paths: DataPaths) => path.join(paths.root, 'media', 'keepsakes');
 export const musicDir = (paths: DataPaths) => path.join(keepsakesDir(paths), 'music');
 
-type Row = Selectable<KeepsakesTable>;
+/** Everything a keepsake's making writes in `dir`: its file, the file in progress, its work folder. */
+async function removeMade(dir: string, id: string): Promise<void> {
+  const names = (await fs.readdir(dir).catch(() => [] as string[])).filter((n) => n.startsWith(`${id}.`));
+  await Promise.all(names.map((n) => fs.rm(path.join(dir, n), { recursive: true, force: true })));
+}
+
+type Row = KeepsakeRow;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -98,18 +59,22 @@ export function readRequest(body: unknown): { kind: KeepsakeKind; options: Keeps
   return { kind, options };
 }
 
-type Photo = Pick<Selectable<PhotosTable>, 'id' | 'stored_path' | 'content_type' | 'width' | 'height' | 'duration' | 'uploader_name' | 'date_taken' | 'upload_timestamp' | 'hearts' | 'display_path' | 'shot_at'>;
-
 /**
  * Films and photo books made from the day: requests, their rows and files, and the plan the
  * media worker makes each from (visible photos only, texts in the wedding's default language).
  */
 export class KeepsakesService implements KeepsakeRunner {
-  constructor(private readonly d: KeepsakesDeps) {}
+  private readonly planner: KeepsakePlanner;
+  /** The keepsakes being made, by id: deleting one stops it. */
+  private readonly making = new Map<string, AbortController>();
+
+  constructor(private readonly d: KeepsakesDeps) {
+    this.planner = new KeepsakePlanner(d);
+  }
 
   async create(kind: KeepsakeKind, options: KeepsakeOptions, createdBy: string): Promise<KeepsakeView> {
-    if (options.music_id && !(await this.music(options.music_id))) throw invalid('errors.keepsakes.unknown_music');
-    if (!(await this.photos(options.source, kind)).length) throw invalid(NOTHING[options.source]);
+    if (options.music_id && !(await this.planner.music(options.music_id))) throw invalid('errors.keepsakes.unknown_music');
+    if (!(await this.planner.photos(options.source, kind)).length) throw invalid(NOTHING[options.source]);
     const id = crypto.randomUUID();
     await this.d.db
       .insertInto('keepsakes')
@@ -138,9 +103,11 @@ export class KeepsakesService implements KeepsakeRunner {
     return { abs: path.join(this.d.paths.root, r.path), name: `${film ? 'film' : 'book'}-${r.created_at.slice(0, 10)}${film ? '.mp4' : '.pdf'}`, type: film ? 'video/mp4' : 'application/pdf' };
   }
 
+  /** Deletes a keepsake and its file; one being made is stopped at once (its tool killed, its partial files removed). */
   async delete(id: string): Promise<void> {
     const r = await this.d.db.deleteFrom('keepsakes').where('id', '=', id).returningAll().executeTakeFirst();
     if (!r) throw notFound('errors.keepsakes.not_found');
+    this.making.get(id)?.abort();
     if (r.path) await fs.rm(path.join(this.d.paths.root, r.path), { force: true });
   }
 
@@ -173,169 +140,51 @@ export class KeepsakesService implements KeepsakeRunner {
     return this.d.db.selectFrom('keepsake_music').select(['id', 'original_name', 'file_size', 'duration', 'created_at']).orderBy('created_at', 'desc').execute();
   }
 
-  private music(id: string) {
-    return this.d.db.selectFrom('keepsake_music').selectAll().where('id', '=', id).executeTakeFirst();
-  }
-
   // ---- the job (processing calls these) ----
 
   async run(keepsakeId: string, make: MakeKeepsake): Promise<void> {
     const row = (await this.d.db.selectFrom('keepsakes').selectAll().where('id', '=', keepsakeId).executeTakeFirst()) as Row | undefined;
     if (!row) return; // deleted while it waited
-    await this.d.db.updateTable('keepsakes').set({ status: 'making', progress: 0, error: null }).where('id', '=', keepsakeId).execute();
+    const cancel = new AbortController();
+    this.making.set(keepsakeId, cancel);
     const dir = keepsakesDir(this.d.paths);
-    await fs.mkdir(dir, { recursive: true });
-    const plan = await this.plan(row, dir);
-    let last = 0;
-    const outcome = await make(plan, (percent) => {
-      const p = Math.max(0, Math.min(99, Math.round(percent)));
-      if (p === last) return;
-      last = p;
-      void this.d.db.updateTable('keepsakes').set({ progress: p }).where('id', '=', keepsakeId).where('status', '=', 'making').execute().catch(() => undefined);
-    });
-    const rel = path.relative(this.d.paths.root, plan.output);
-    const done = await this.d.db
-      .updateTable('keepsakes')
-      .set({ status: 'ready', progress: 100, path: rel, file_size: outcome.bytes, finished_at: new Date().toISOString() })
-      .where('id', '=', keepsakeId)
-      .executeTakeFirst();
-    // Deleted while it was being made: its file goes too.
-    if (Number(done.numUpdatedRows) === 0) await fs.rm(plan.output, { force: true });
+    try {
+      const started = await this.d.db.updateTable('keepsakes').set({ status: 'making', progress: 0, error: null }).where('id', '=', keepsakeId).executeTakeFirst();
+      if (Number(started.numUpdatedRows) === 0) return; // deleted just now
+      await fs.mkdir(dir, { recursive: true });
+      const plan = await this.planner.plan(row, dir);
+      cancel.signal.throwIfAborted();
+      let last = 0;
+      const outcome = await make(
+        plan,
+        (percent) => {
+          const p = Math.max(0, Math.min(99, Math.round(percent)));
+          if (p === last) return;
+          last = p;
+          void this.d.db.updateTable('keepsakes').set({ progress: p }).where('id', '=', keepsakeId).where('status', '=', 'making').execute().catch(() => undefined);
+        },
+        cancel.signal,
+      );
+      const rel = path.relative(this.d.paths.root, plan.output);
+      const done = await this.d.db
+        .updateTable('keepsakes')
+        .set({ status: 'ready', progress: 100, path: rel, file_size: outcome.bytes, finished_at: new Date().toISOString() })
+        .where('id', '=', keepsakeId)
+        .executeTakeFirst();
+      // Deleted as it was finished: its file goes too.
+      if (Number(done.numUpdatedRows) === 0) await removeMade(dir, keepsakeId);
+    } catch (e) {
+      // Deleted while it was being made: what it left goes (the worker removes its own as it stops).
+      if (!cancel.signal.aborted) throw e;
+      await removeMade(dir, keepsakeId);
+    } finally {
+      this.making.delete(keepsakeId);
+    }
   }
 
   async failed(keepsakeId: string, error: Error): Promise<void> {
     log.warn(`Keepsake ${keepsakeId} could not be made: ${error.message}`);
     await this.d.db.updateTable('keepsakes').set({ status: 'error', error: error.message.slice(0, 1000) }).where('id', '=', keepsakeId).execute();
-  }
-
-  /** The visible photos (and for films, videos) of a source, best first. */
-  private async photos(source: KeepsakeSource, kind: KeepsakeKind): Promise<Photo[]> {
-    let q = this.d.db
-      .selectFrom('photos')
-      .select(['id', 'stored_path', 'content_type', 'width', 'height', 'duration', 'uploader_name', 'date_taken', 'upload_timestamp', 'hearts', 'display_path', 'shot_at'])
-      .where('is_visible', '=', 1)
-      .where('status', '=', 'complete')
-      .where('display_path', 'is not', null)
-      .where('width', 'is not', null)
-      .where('height', 'is not', null);
-    if (kind === 'book') q = q.where('content_type', 'like', 'image/%');
-    if (source === 'highlights') q = q.where('highlighted', '=', 1);
-    if (source === 'loved') q = q.where('hearts', '>', 0);
-    return (await q.orderBy('hearts', 'desc').orderBy(sql`coalesce(shot_at, 0)`).orderBy('id').execute()) as Photo[];
-  }
-
-  private async plan(row: Row, dir: string): Promise<KeepsakePlan> {
-    const options = JSON.parse(row.options) as KeepsakeOptions;
-    const kind = row.kind;
-    const s = await this.d.settings.get();
-    const lang = s.default_language;
-    const names = namesIn(lang, s);
-    const windows = momentWindows(s);
-    const moments = windows.map((w) => w.title);
-    const photos = await this.photos(options.source, kind);
-    const abs = (rel: string | null) => (rel ? path.join(this.d.paths.root, rel) : null);
-    const items: PlanItem[] = [];
-    for (const p of photos) {
-      const video = p.content_type.startsWith('video/');
-      const original = await this.d.originals.ensure(p).catch(() => null);
-      const display = abs(p.display_path);
-      // The film draws from the display copy (plenty for 1080p, quick to read), the book from the original.
-      const [file, fallback] = kind === 'film' || video ? [display ?? original, original] : [original ?? display, display];
-      if (!file) continue;
-      const title = momentOf(p, windows);
-      items.push({
-        id: p.id,
-        video,
-        file,
-        fallback: fallback === file ? null : fallback,
-        width: p.width!,
-        height: p.height!,
-        duration: p.duration,
-        byline: p.uploader_name ? translate(lang, 'keepsake.by', { name: p.uploader_name }) : null,
-        moment: title === null ? -1 : moments.indexOf(title),
-        at: p.shot_at ?? (Date.parse(p.date_taken ?? p.upload_timestamp) || 0),
-      });
-    }
-    // The day's order: each moment in schedule order, in it by the time taken.
-    const dayOrder = [...items].sort((a, b) => (a.moment < 0 ? 1e9 : a.moment) - (b.moment < 0 ? 1e9 : b.moment) || a.at - b.at);
-    if (dayOrder.some((p) => p.moment < 0)) {
-      moments.push(translate(lang, 'keepsake.more_moments'));
-      for (const p of items) if (p.moment < 0) p.moment = moments.length - 1;
-    }
-    const first = windows[0];
-    const date = first ? new Intl.DateTimeFormat(lang, { timeZone: s.time_zone, dateStyle: 'long' }).format(new Date(first.start)) : (s.schedule[0]?.day ?? '');
-    const theme = themeById(s.theme);
-    // An uploaded cover image, else the couple's cover photo, else the best still (for a book its original, as its pages draw it).
-    const still = items.find((p) => !p.video);
-    const image = s.cover_image ? coverFile(this.d.paths, s.cover_image) : null;
-    const photo = image ? null : ((await this.coverPhoto(s.cover_photo_id, kind)) ?? (still ? { file: still.file, fallback: still.fallback } : null));
-    const base = {
-      work: path.join(dir, `${row.id}.work`),
-      title: options.title ?? names,
-      names,
-      date,
-      fonts: keepsakeFonts(s.theme),
-      colours: { bg: theme.palette.bg, text: theme.palette.text, accent: theme.palette.accentStrong },
-      cover: image ?? photo?.file ?? null,
-      coverFallback: photo?.fallback ?? null,
-      moments,
-    };
-    if (kind === 'film') {
-      const music = options.music_id ? await this.music(options.music_id) : undefined;
-      return {
-        ...base,
-        kind: 'film',
-        output: path.join(dir, `${row.id}.mp4`),
-        // Best first: the film chooses from the top and shows what it chose in the day's order.
-        items,
-        seconds: options.seconds ?? FILM_SECONDS.default,
-        music: music ? path.join(this.d.paths.root, music.path) : null,
-        closing: translate(lang, 'keepsake.closing'),
-        ffmpegPath: this.d.ffmpegPath,
-        ffprobePath: this.d.ffprobePath,
-      };
-    }
-    return {
-      ...base,
-      kind: 'book',
-      output: path.join(dir, `${row.id}.pdf`),
-      items: dayOrder,
-      paper: options.paper ?? 'A4',
-      texts: { guestbook: translate(lang, 'keepsake.guestbook'), scanToListen: translate(lang, 'keepsake.scan_to_listen'), photos: translate(lang, 'keepsake.more_moments') },
-      messages: await this.messages(lang, s.time_zone, options.origin ?? null, s.notify_site_url ?? null),
-    };
-  }
-
-  /** The couple's cover photo: for a book its original (300 dpi on the cover), the display copy behind it; for a film the display copy. */
-  private async coverPhoto(id: string | null, kind: KeepsakeKind): Promise<{ file: string; fallback: string | null } | null> {
-    if (!id) return null;
-    const p = await this.d.db
-      .selectFrom('photos')
-      .select(['id', 'stored_path', 'content_type', 'width', 'height', 'duration', 'uploader_name', 'date_taken', 'upload_timestamp', 'hearts', 'display_path', 'shot_at', 'is_visible'])
-      .where('id', '=', id)
-      .executeTakeFirst();
-    if (!p?.display_path || p.is_visible !== 1) return null;
-    const display = path.join(this.d.paths.root, p.display_path);
-    if (kind === 'film' || p.content_type.startsWith('video/')) return { file: display, fallback: null };
-    const original = await this.d.originals.ensure(p).catch(() => null);
-    return original ? { file: original, fallback: display } : { file: display, fallback: null };
-  }
-
-  private async messages(lang: string, zone: string, origin: string | null, saved: string | null): Promise<BookMessage[]> {
-    const base = (this.d.publicUrl ?? saved ?? origin ?? '').replace(/\/+$/, '');
-    const rows = await this.d.db
-      .selectFrom('guestbook')
-      .select(['id', 'name', 'message', 'created_at', 'web_audio_path', 'audio_status'])
-      .where('is_visible', '=', 1)
-      .orderBy('created_at')
-      .execute();
-    const when = new Intl.DateTimeFormat(lang, { timeZone: zone, dateStyle: 'long' });
-    return rows.map((m) => ({
-      name: m.name ?? translate(lang, 'keepsake.anonymous'),
-      text: m.message,
-      when: when.format(new Date(m.created_at)),
-      voiceUrl: m.web_audio_path && m.audio_status === 'complete' && base ? `${base}/api/guestbook/${encodeURIComponent(m.id)}/audio` : null,
-    }));
   }
 
   private view(r: Row): KeepsakeView {

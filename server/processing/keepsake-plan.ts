@@ -1,6 +1,7 @@
 // What the server hands the media worker to make a keepsake: every file by absolute path and
 // every text already in the wedding's language, so the worker needs no database. It lives with
 // the worker's protocol (processing carries it); keepsakes/ makes and reads it.
+import type { Paper } from '../../common/keepsake-types.js';
 
 /** One font file of a theme's face and the characters it holds (its CSS unicode-range). */
 export interface FontFile {
@@ -20,9 +21,6 @@ export interface KeepsakeFonts {
   sans: KeepsakeFace;
 }
 
-export type KeepsakeKind = 'film' | 'book';
-export type KeepsakeSource = 'highlights' | 'loved' | 'visible';
-export type Paper = 'A4' | 'letter' | 'square';
 
 /** A visible photo or video, in the order of the day. */
 export interface PlanItem {

@@ -19,8 +19,8 @@ import { createTranscoder } from './transcode.js';
 import { createVoiceNotes, type VoiceNotes } from './voice-notes.js';
 import type { KeepsakeOutcome, KeepsakePlan } from './keepsake-plan.js';
 
-/** Makes a keepsake in the media worker; `onProgress` gets its percent done. */
-export type MakeKeepsake = (plan: KeepsakePlan, onProgress: (percent: number) => void) => Promise<KeepsakeOutcome>;
+/** Makes a keepsake in the media worker; `onProgress` gets its percent done; `signal` stops it at once (its tool killed, its partial files removed). */
+export type MakeKeepsake = (plan: KeepsakePlan, onProgress: (percent: number) => void, signal?: AbortSignal) => Promise<KeepsakeOutcome>;
 
 /** What the keepsakes module does with its jobs. */
 export interface KeepsakeRunner {
@@ -118,7 +118,7 @@ export function createProcessing({ config, paths, db, photos, originals = localO
 
   let keepsakeRunner: KeepsakeRunner | undefined;
   /** A keepsake in the worker, paused whenever another job is running or ready, resumed once none is. */
-  const makeKeepsake: MakeKeepsake = async (plan, onProgress) => {
+  const makeKeepsake: MakeKeepsake = async (plan, onProgress, signal) => {
     let tool: { pause(): void; resume(): void } | undefined;
     let paused = false;
     let looking = false;
@@ -138,7 +138,7 @@ export function createProcessing({ config, paths, db, photos, originals = localO
         .finally(() => (looking = false));
     }, YIELD_CHECK_MS);
     try {
-      return await worker.makeKeepsake(plan, { onStart: (t) => (tool = t), onProgress });
+      return await worker.makeKeepsake(plan, { onStart: (t) => (tool = t), onProgress, signal });
     } finally {
       clearInterval(timer);
     }

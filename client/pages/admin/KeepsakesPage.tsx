@@ -1,9 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import type { KeepsakeMusicView, KeepsakeSource, KeepsakeView, Paper } from '../../../common/keepsake-types';
 import { errorText } from '../../api/admin';
 import { Card } from '../../components/admin/Card';
 import { CheckboxRow, Field } from '../../components/admin/Field';
-import { keepsakesApi, type Keepsake, type KeepsakeMusic, type KeepsakeSource, type Paper } from '../../components/admin/keepsakes-api';
+import { keepsakesApi } from '../../components/admin/keepsakes-api';
 import { formatDateTime, t } from '../../components/admin/t';
 import { formatSize } from '../../i18n/format';
 import { handleUnauthorized, me, permissionsOf } from '../../state/admin';
@@ -29,7 +30,7 @@ const paperName = (p: Paper | null) => PAPERS.find((x) => x.id === p)?.label() ?
 /** 180 -> "3:00". */
 const clock = (s: number) => `${Math.floor(s / 60)}:${String(Math.round(s % 60)).padStart(2, '0')}`;
 
-function statusText(k: Keepsake): string {
+function statusText(k: KeepsakeView): string {
   if (k.status === 'queued') return t('admin.keepsakes.status_queued');
   if (k.status === 'making') return t('admin.keepsakes.status_making', { percent: k.progress });
   if (k.status === 'ready') return t('admin.keepsakes.status_ready', { size: formatSize(k.file_size ?? 0) });
@@ -45,8 +46,8 @@ export function KeepsakesPage() {
   useSignals();
   const id = useId();
   const canMake = permissionsOf(me.value).can_moderate_photos;
-  const [items, setItems] = useState<Keepsake[] | null>(null);
-  const [music, setMusic] = useState<KeepsakeMusic[]>([]);
+  const [items, setItems] = useState<KeepsakeView[] | null>(null);
+  const [music, setMusic] = useState<KeepsakeMusicView[]>([]);
   const [shared, setShared] = useState(false);
   const [status, setStatus] = useState<{ text: string; error: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
@@ -108,18 +109,18 @@ export function KeepsakesPage() {
 
   const addMusic = async (file: File | undefined) => {
     if (!file) return;
-    let added: KeepsakeMusic | null = null;
+    let added: KeepsakeMusicView | null = null;
     const ok = await run(async () => {
       added = await keepsakesApi.uploadMusic(file);
     }, null);
     if (ok && added) {
-      setMusicId((added as KeepsakeMusic).id);
-      setStatus({ text: t('admin.keepsakes.music_added', { name: (added as KeepsakeMusic).original_name }), error: false });
+      setMusicId((added as KeepsakeMusicView).id);
+      setStatus({ text: t('admin.keepsakes.music_added', { name: (added as KeepsakeMusicView).original_name }), error: false });
     }
     if (musicInput.current) musicInput.current.value = '';
   };
 
-  const remove = (k: Keepsake) => {
+  const remove = (k: KeepsakeView) => {
     if (!window.confirm(t('admin.keepsakes.confirm_delete'))) return;
     void run(() => keepsakesApi.remove(k.id), t('admin.keepsakes.deleted'));
   };
