@@ -6,7 +6,7 @@ import { BusiestTables, useBusiestTables } from '../components/wall/BusiestTable
 import { startHeartbeat } from '../components/wall/heartbeat';
 import { cycleAt, tilesFor, type ShownLayout } from '../components/wall/layouts';
 import { WallPlayer } from '../components/wall/player';
-import { preloadImage } from '../components/wall/preload';
+import { preloadImage, preloadStill } from '../components/wall/preload';
 import { ShareCorner } from '../components/wall/ShareCorner';
 import { TileBoard } from '../components/wall/tile-board';
 import { isMessage } from '../components/wall/types';
@@ -14,13 +14,12 @@ import { WallFeed } from '../components/wall/wall-feed';
 import { WallMedia } from '../components/wall/WallMedia';
 import { WallEmpty } from '../components/wall/WallEmpty';
 import { WallTiles } from '../components/wall/WallTiles';
+import { TileMedia, VIDEO_MAX_MS } from '../components/wall/WallVideo';
 import { keepScreenOn } from '../components/wall/wake-lock';
 import { isShipped, language, loadLanguage, showLanguage } from '../i18n';
 import { coupleNames, coverUrl, loadSettings, settings } from '../state/settings';
 
 const MAX_ITEMS = 500;
-/** A video plays at most this long, then the wall moves on. */
-const VIDEO_MAX_MS = 30_000;
 
 /** ?<name>=<ms> speeds the show up (long-run tests): `interval` a photo (default 8 s), `cycle` a layout in turn (default 3 min). */
 function msFromQuery(name: string, fallback: number, min: number): number {
@@ -142,7 +141,7 @@ export default function WallPage() {
     const hidden = blank || paused;
     player.hold(tiles > 0 || blank);
     if (!tiles || hidden) return;
-    const b = new TileBoard({ rotation: player.rotation, intervalMs, mode: shownLayout === 'mosaic' ? 'one' : 'all', preload: (i) => preloadImage(i.backblaze_url!) }, tiles);
+    const b = new TileBoard({ rotation: player.rotation, intervalMs, mode: shownLayout === 'mosaic' ? 'one' : 'all', preload: preloadStill }, tiles);
     board.current = b;
     setBoardNow(b);
     b.start();
@@ -240,7 +239,7 @@ export default function WallPage() {
         <WallTiles tiles={boardState.tiles} size={tiles} empty={empty} names={names} />
         {spotlight && (
           <div className="wall-spotlight" data-testid="wall-spotlight" data-photo-id={spotlight.id}>
-            <img className="wall-media" src={spotlight.backblaze_url ?? undefined} alt={spotlight.original_filename} />
+            <TileMedia item={spotlight} className="wall-media" />
             <ShareCorner />
           </div>
         )}

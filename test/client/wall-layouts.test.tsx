@@ -7,7 +7,7 @@ import type { GalleryItem } from '../../common/api-types.js';
 import { cycleAt, tilesFor } from '../../client/components/wall/layouts.js';
 import { WallPlayer } from '../../client/components/wall/player.js';
 import { Rotation } from '../../client/components/wall/rotation.js';
-import { TileBoard } from '../../client/components/wall/tile-board.js';
+import { MAX_TILE_VIDEOS, TileBoard } from '../../client/components/wall/tile-board.js';
 import { WallTiles } from '../../client/components/wall/WallTiles.js';
 import { wallItem } from '../helpers/wall-items.js';
 
@@ -48,7 +48,7 @@ test('mosaic: the tiles fill with distinct photos, then one tile changes at a ti
     await flush();
     assert.equal(ids().length, 11);
     assert.equal(new Set(ids()).size, 11);
-    assert.ok(!ids().includes('v'), 'videos play in the single layout');
+    assert.ok(!ids().includes('v'), 'a video without its still stays off the tiles');
     for (let i = 0; i < 40; i++) {
       const before = ids();
       await tick(1000);
@@ -81,6 +81,28 @@ test('magazine: every tile changes together; previous puts the last set back; a 
     b.remove(gone);
     assert.equal(ids().length, 4);
     assert.ok(!ids().includes(gone));
+    b.dispose();
+  });
+});
+
+const clip = (id: string) => ({ ...wallItem(id, 'video/mp4'), thumbnail_url: `/media/${id}/thumb` }) as GalleryItem;
+
+test('videos with their still get tiles, never more than two playing at once, the still loaded first', async () => {
+  await withClock(async (tick) => {
+    const rotation = new Rotation();
+    rotation.replace([...Array.from({ length: 6 }, (_, i) => clip(`v${i}`)), ...photos(20)]);
+    const loaded: string[] = [];
+    const b = new TileBoard({ rotation, intervalMs: 1000, mode: 'one', preload: (i) => (loaded.push(i.id), Promise.resolve()) }, 11);
+    const videos = () => b.getState().tiles.filter((t) => t.item.content_type.startsWith('video/')).length;
+    b.start();
+    await flush();
+    assert.equal(b.getState().tiles.length, 11);
+    assert.equal(videos(), MAX_TILE_VIDEOS);
+    for (let i = 0; i < 40; i++) {
+      await tick(1000);
+      assert.ok(videos() <= MAX_TILE_VIDEOS, `${videos()} videos at once`);
+    }
+    assert.ok(b.getState().tiles.every((t) => loaded.includes(t.item.id)), 'every tile was loaded before it showed');
     b.dispose();
   });
 });
@@ -150,4 +172,14 @@ test('the grid renders a cell per photo and one for the QR code and the address'
   assert.ok(share?.querySelector('img.wall-qr'));
   assert.match(share?.querySelector('.wall-share-url')?.textContent ?? '', /\/live$/);
   await r.unmount();
+});
+
+test('a video tile draws its still and plays the clip over it, muted, inline and looping; leaving, it lets go of the file', async () => {
+  const r = await render(<WallTiles tiles={[{ key: 1, item: clip('v1') }]} size={1} empty={false} names="Emma and James" />);
+  const cell = r.container.querySelector('.wall-tile[data-photo-id="v1"]')!;
+  assert.equal(cell.querySelector('img.wall-tile-media')?.getAttribute('src'), '/media/v1/thumb');
+  const video = cell.querySelector('video.wall-video-over') as HTMLVideoElement;
+  assert.deepEqual([video.muted, video.loop, video.hasAttribute('playsinline'), video.getAttribute('src'), video.getAttribute('poster')], [true, true, true, '/media/v1/display', '/media/v1/thumb']);
+  await r.unmount();
+  assert.equal(video.getAttribute('src'), null, 'the source is detached');
 });

@@ -1,13 +1,13 @@
 // The wall that runs itself, in Chromium: the layouts at 1920x1080 and 1024x768 with a readable
 // QR code, and the couple's remote on a phone (360 px, by keyboard) steering two open walls:
 // layout, show, next, announcement and curtain reach them within a second, without a reload;
-// both are listed by the heartbeat; a video plays muted. Tables: each sign decodes to
+// both are listed by the heartbeat; a video plays muted (one at a time and in a mosaic tile). Tables: each sign decodes to
 // /live?table=N, an upload from such a page carries its table, the wall shows the busiest tables.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, ElementHandle, Page } from 'playwright-core';
 import { newPage, screenshot, ServerProcess, startBrowserAndServer, stopBrowserAndServer, uiLogin } from '../helpers/browser.js';
 import { adminClient, userClient, type TestClient } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
@@ -62,10 +62,10 @@ async function within(wall: Page, since: number, check: (arg: string) => boolean
 test('layouts at 16:9 and 4:3 from the remote on a phone by keyboard; show, next, announcement and curtain reach both walls without a reload (their time: bench:wall-commands); the heartbeat lists them', async () => {
   const { page: wall, errors } = await newPage(browser, { width: 1920, height: 1080 });
   await wall.goto(srv.url + '/wall?interval=4000');
-  await wall.locator('.wall-slide img.wall-media').first().waitFor({ timeout: 10_000 });
+  await wall.locator('.wall-slide img.wall-media').first().waitFor({ timeout: 20_000 });
   const { page: second } = await newPage(browser, { width: 1024, height: 768 });
   await second.goto(srv.url + '/wall?interval=4000');
-  await second.locator('.wall-slide img.wall-media').first().waitFor({ timeout: 10_000 });
+  await second.locator('.wall-slide img.wall-media').first().waitFor({ timeout: 20_000 });
 
   const { page: remote } = await newPage(browser, { width: 360, height: 740 });
   await uiLogin(remote, srv.url, 'remotefamily', 'password-family');
@@ -159,7 +159,7 @@ test('layouts at 16:9 and 4:3 from the remote on a phone by keyboard; show, next
   await Promise.all([wall.context().close(), second.context().close(), remote.context().close()]);
 });
 
-test('a video plays on the wall muted and inline', async () => {
+test('a video plays on the wall muted and inline, in the single layout and in a mosaic tile', async () => {
   const dir = tempDir('wall-video-');
   const file = path.join(dir, 'first-dance.mp4');
   fs.writeFileSync(file, makeVideo('mp4', [], 6));
@@ -179,6 +179,32 @@ test('a video plays on the wall muted and inline', async () => {
     return !!v && v.currentTime > 0.5 && !v.paused;
   }, id, { timeout: 10_000 });
   assert.deepEqual(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.playsInline]), [true, true]);
+
+  // In a mosaic tile too: its still drawn underneath, the clip playing muted over it (tiles change every second here).
+  assert.equal((await admin.put('/admin/api/wall', { layout: 'mosaic' })).status, 200);
+  await wall.goto(srv.url + '/wall?interval=1000');
+  const tile = `.wall-mosaic .wall-tile[data-photo-id="${id}"]`;
+  // The same element's time goes on (tracked per element: the tile may change meanwhile, or the clip loop round).
+  const playing = await wall.waitForFunction((sel: string) => {
+    const w = window as unknown as { __from?: WeakMap<HTMLVideoElement, number> };
+    const from = (w.__from ??= new WeakMap());
+    const v = document.querySelector<HTMLVideoElement>(`${sel} video`);
+    if (!v || v.paused) return false;
+    const t0 = from.get(v);
+    if (t0 === undefined || v.currentTime < t0) return void from.set(v, v.currentTime), false;
+    return v.currentTime > t0 + 0.3 && v;
+  }, tile, { timeout: 30_000, polling: 50 });
+  const clip = playing as unknown as ElementHandle<HTMLVideoElement>;
+  await screenshot(wall, 'wall-mosaic-video');
+  const state = await clip.evaluate((v) => {
+    const still = v.parentElement?.querySelector<HTMLImageElement>('img.wall-tile-media');
+    return { muted: v.muted, inline: v.playsInline, loop: v.loop, still: !!still && still.complete && still.naturalWidth > 0 };
+  });
+  assert.deepEqual(state, { muted: true, inline: true, loop: true, still: true });
+  // When its tile changes, the element lets go of the file.
+  await wall.waitForFunction((v: HTMLVideoElement) => !v.isConnected, clip, { timeout: 30_000 });
+  assert.equal(await clip.evaluate((v) => v.getAttribute('src')), null);
+  assert.equal((await admin.put('/admin/api/wall', { layout: 'single' })).status, 200);
   assert.deepEqual(errors, []);
   await wall.context().close();
 });

@@ -1,7 +1,7 @@
-import { useEffect, useRef } from 'react';
 import type { Slide } from './player';
 import { t } from './t';
 import { isMessage, isVideo, type MessageItem } from './types';
+import { WallVideo } from './WallVideo';
 
 interface Props {
   slide: Slide;
@@ -33,39 +33,12 @@ export function WallMedia(props: Props) {
 }
 
 function PhotoSlide({ slide, leaving, onEnded, onFailed, onDuration }: Props) {
-  const video = useRef<HTMLVideoElement>(null);
   const { key } = slide;
   const item = slide.item as Exclude<Slide['item'], MessageItem>;
-
-  useEffect(() => {
-    const v = video.current;
-    if (!v) return;
-    // Autoplay can be refused (power saving); muted playback is normally allowed, so ask once more.
-    v.play().catch(() => undefined);
-    return () => {
-      // Detaching the source frees the decoder and its buffers now rather than at some later GC.
-      v.pause();
-      v.removeAttribute('src');
-      v.load();
-    };
-  }, []);
-
   return (
     <div className={`wall-slide${leaving ? ' leaving' : ''}`} data-photo-id={item.id} aria-hidden={leaving}>
       {isVideo(item) ? (
-        <video
-          ref={video}
-          className="wall-media"
-          src={item.backblaze_url ?? undefined}
-          poster={item.thumbnail_url ?? undefined}
-          muted
-          autoPlay
-          playsInline
-          preload="auto"
-          onEnded={() => onEnded(key)}
-          onError={() => onFailed(key)}
-          onLoadedMetadata={(e) => onDuration(key, e.currentTarget.duration)}
-        />
+        <WallVideo item={item} className="wall-media" onEnded={() => onEnded(key)} onFailed={() => onFailed(key)} onDuration={(seconds) => onDuration(key, seconds)} />
       ) : (
         <img className="wall-media" src={item.backblaze_url ?? undefined} alt={item.original_filename} decoding="async" onError={() => onFailed(key)} />
       )}

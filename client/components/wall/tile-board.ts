@@ -24,13 +24,17 @@ export interface BoardOptions {
 }
 
 const HISTORY = 20;
-const isPhoto = (i: WallItem): i is GalleryItem => !isMessage(i) && !isVideo(i) && !!i.backblaze_url;
+/** Videos playing on the board at once, at most: each holds a decoder (a TV's memory is small). */
+export const MAX_TILE_VIDEOS = 2;
+/** What a tile can show: a photo with its display image, a video with its web copy and its still (no message). */
+const fitsTile = (i: WallItem): i is GalleryItem => !isMessage(i) && !!i.backblaze_url && (!isVideo(i) || !!i.thumbnail_url);
 
 /**
- * The mosaic and magazine layouts: `size` tiles filled from the wall's rotation (photos only:
- * videos and messages play in the single layout), changed on a timer after their photos have
- * loaded, so no tile is ever blank while there are photos. A photo that is hidden leaves its tile
- * at once. Bounded: the tiles and a short history for "previous".
+ * The mosaic and magazine layouts: `size` tiles filled from the wall's rotation (photos, and
+ * videos with their still: at most MAX_TILE_VIDEOS at once; messages play in the single layout),
+ * changed on a timer after their pictures (a video's still) have loaded, so no tile is ever blank
+ * while there are photos. A photo that is hidden leaves its tile at once. Bounded: the tiles and a
+ * short history for "previous".
  */
 export class TileBoard {
   private state: BoardState = { tiles: [], shown: 0 };
@@ -94,7 +98,7 @@ export class TileBoard {
     const at = this.state.tiles.findIndex((t) => t.item.id === id);
     if (at < 0) return;
     const tiles = [...this.state.tiles];
-    const item = this.pick(new Set(tiles.map((t) => t.item.id)));
+    const item = this.pick(new Set(tiles.map((t) => t.item.id)), this.videosOn(tiles, new Set([at])));
     if (item) tiles[at] = { key: ++this.key, item };
     else tiles.splice(at, 1);
     this.set({ ...this.state, tiles });
@@ -107,18 +111,26 @@ export class TileBoard {
     this.listeners.clear();
   }
 
-  /** The next photo from the rotation that is not on a tile yet; one that is, when there are fewer photos than tiles. */
-  private pick(onBoard: Set<string>): GalleryItem | null {
+  /**
+   * The next photo or video from the rotation that is not on a tile yet (`videos`: how many the
+   * board would hold besides it); one that is, when there are fewer photos than tiles.
+   */
+  private pick(onBoard: Set<string>, videos: number): GalleryItem | null {
     const r = this.opts.rotation;
     let fallback: GalleryItem | null = null;
     for (let i = 0; i < r.size + r.queued; i++) {
       const item = r.next();
       if (!item) return null;
-      if (!isPhoto(item)) continue;
+      if (!fitsTile(item) || (isVideo(item) && videos >= MAX_TILE_VIDEOS)) continue;
       if (!onBoard.has(item.id)) return item;
       fallback ??= item;
     }
     return fallback;
+  }
+
+  /** The videos on `tiles`, leaving out the places in `except`. */
+  private videosOn(tiles: readonly Tile[], except: ReadonlySet<number> = new Set()): number {
+    return tiles.filter((t, i) => !except.has(i) && isVideo(t.item)).length;
   }
 
   private async load(items: GalleryItem[]): Promise<GalleryItem[]> {
@@ -133,8 +145,10 @@ export class TileBoard {
     const want = this.size - this.state.tiles.length;
     const onBoard = new Set(this.state.tiles.map((t) => t.item.id));
     const picked: GalleryItem[] = [];
+    let videos = this.videosOn(this.state.tiles);
     for (let i = 0; i < want; i++) {
-      const item = this.pick(onBoard);
+      const item = this.pick(onBoard, videos);
+      if (item && isVideo(item)) videos++;
       if (!item) break;
       onBoard.add(item.id);
       picked.push(item);
@@ -161,8 +175,10 @@ export class TileBoard {
     const onBoard = new Set(tiles.map((t) => t.item.id));
     const spots = this.opts.mode === 'all' ? tiles.map((_, i) => i) : [this.turn++ % tiles.length];
     const picked: [number, GalleryItem][] = [];
+    let videos = this.videosOn(tiles, new Set(spots));
     for (const at of spots) {
-      const item = this.pick(onBoard);
+      const item = this.pick(onBoard, videos);
+      if (item && isVideo(item)) videos++;
       if (!item) break;
       onBoard.add(item.id);
       picked.push([at, item]);
