@@ -2,33 +2,54 @@
 //
 //   npm run screenshots            (builds, then writes docs/images/*.webp)
 //
-// Starts its own server on a temporary data folder, uploads sample photos from test/fixtures as
-// guests would, approves some, sets a cover photo, and photographs the home and upload pages on a
-// phone, the gallery, the reception wall and the dashboard.
+// Starts its own server on a temporary data folder, uploads party photos (scripts/screens/photos,
+// source and licence in its README) as guests would, approves most, sets a cover photo, and
+// photographs the home and upload pages on a phone, the gallery, the reception wall (one photo,
+// and the mosaic on a 1920x1080 screen), the dashboard, and the couple's remote on a phone.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { launchBrowser, ServerProcess } from '../test/helpers/browser.js';
-import { sample } from '../test/helpers/samples.js';
-import { ADMIN, tempDir } from '../test/helpers/server.js';
-import { seed, settle } from './screens/seed.js';
+import { decodeQrPng } from '../test/e2e/wall-helpers.js';
+import { ADMIN, tempDir, type TestClient } from '../test/helpers/server.js';
+import { seed, settle, type GuestPhoto, type Moments } from './screens/seed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const README_IMAGES = path.join(ROOT, 'docs', 'images');
+const PHOTOS = path.join(ROOT, 'scripts', 'screens', 'photos');
 const PHONE = { width: 390, height: 844 };
 const DESKTOP = { width: 1280, height: 800 };
+const TV = { width: 1920, height: 1080 };
 
-const GUESTS = [
-  { file: 'Canon_40D.jpg', by: 'Anna' },
-  { file: 'Nikon_D70.jpg', by: 'Tom' },
-  { file: 'Pentax_K10D.jpg', by: 'Grandma Rose' },
-  { file: 'Panasonic_DMC-FZ30.jpg', by: 'Anna' },
-  { file: 'orientation_landscape_1.jpg', by: 'Priya' },
-  { file: 'hdr_iphone_hdr_YES.jpg', by: 'Luis' },
-  { file: 'mobile_jolla.jpg', by: 'Tom' },
+const photo = (file: string) => path.join(PHOTOS, file);
+/**
+ * In the order the guests send them (the last one waits for approval). Their dates taken (EXIF)
+ * fall in the first two schedule items, the welcome party and the wedding day.
+ */
+const GUESTS: GuestPhoto[] = [
+  { file: photo('adi-goldstein-Hli3R6LKibo-unsplash.jpg'), by: 'Grandma Rose', as: 'IMG_0412.jpg' },
+  { file: photo('pexels-melike-benli-9041810.jpg'), by: 'Anna', as: 'IMG_2117.jpg' },
+  { file: photo('pexels-polina-tankilevitch-5848780.jpg'), by: 'Priya', as: 'IMG_2093.jpg' },
+  { file: photo('pexels-jonathan-nenemann-13434458-portrait.jpg'), by: 'Luis', as: 'PXL_20250607_221031.jpg' },
+  { file: photo('pexels-marcelo-miranda-7708722-portrait.jpg'), by: 'Luis', as: 'PXL_20250606_201533.jpg' },
+  { file: photo('alasdair-elmes-ULHxWq8reao-unsplash.jpg'), by: 'Tom', as: 'DSC_0871.jpg' },
+  { file: photo('pexels-melike-benli-9041810-portrait.jpg'), by: 'Anna', as: 'IMG_2118.jpg' },
+  { file: photo('pexels-antoni-shkraba-7507067.jpg'), by: 'Priya', as: 'IMG_2150.jpg' },
+  { file: photo('pexels-jonathan-nenemann-13434458.jpg'), by: 'Luis', as: 'PXL_20250607_221027.jpg' },
+  { file: photo('elena-de-soto-w423NnHFjFg-unsplash.jpg'), by: 'Tom', as: 'DSC_0933.jpg' },
 ];
+/** The one Anna sends on the upload page. */
+const ON_THE_PAGE = photo('matty-adame-nLUb9GThIcg-unsplash.jpg');
+const COVER = photo('pexels-melike-benli-9041810.jpg');
+const MOMENTS: Moments = {
+  zone: 'America/New_York',
+  windows: [
+    { starts_at: '2025-06-06T19:00:00-04:00', ends_at: '2025-06-06T21:00:00-04:00' },
+    { starts_at: '2025-06-07T16:30:00-04:00', ends_at: '2025-06-07T23:00:00-04:00' },
+  ],
+};
 
 /** A screenshot as a small WebP file. */
 async function shot(page: Page, out: string, name: string): Promise<string> {
@@ -40,15 +61,28 @@ async function shot(page: Page, out: string, name: string): Promise<string> {
 
 async function setCover(base: string, cookie: string): Promise<void> {
   const fd = new FormData();
-  fd.append('file', new Blob([fs.readFileSync(sample('Pentax_K10D.jpg'))], { type: 'image/jpeg' }), 'cover.jpg');
+  fd.append('file', new Blob([fs.readFileSync(COVER)], { type: 'image/jpeg' }), 'cover.jpg');
   const r = await fetch(`${base}/admin/api/settings/cover`, { method: 'POST', body: fd, headers: { cookie, origin: base } });
   if (r.status !== 201) throw new Error(`cover: ${r.status} ${await r.text()}`);
 }
 
-async function pages(browser: Browser, base: string, out: string): Promise<string[]> {
+/** The couple approves what is still waiting (the wall shows approved photos only). */
+async function approveAll(admin: TestClient): Promise<void> {
+  const { body } = await admin.get('/admin/api/photos?pending=true&per_page=100');
+  for (const p of body.photos as { id: string }[]) await admin.post(`/admin/api/photos/${p.id}/approve`);
+}
+
+/** Every picture in view has loaded. */
+const imagesLoaded = (page: Page, selector: string) =>
+  page.waitForFunction(
+    (sel) => [...document.querySelectorAll<HTMLImageElement>(sel)].filter((i) => i.getBoundingClientRect().top < innerHeight).every((i) => i.complete && i.naturalWidth > 0),
+    selector,
+  );
+
+async function guestPages(browser: Browser, base: string, out: string): Promise<string[]> {
   const files: string[] = [];
   const phone = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
-  let page = await phone.newPage();
+  const page = await phone.newPage();
   await page.goto(`${base}/`);
   await page.locator('.hero-names').waitFor();
   await page.locator('.hero-cover').waitFor();
@@ -56,19 +90,22 @@ async function pages(browser: Browser, base: string, out: string): Promise<strin
 
   await page.goto(`${base}/live`);
   await page.locator('#uploader-name').fill('Anna');
-  const work = tempDir('screens-');
-  const photo = path.join(work, 'IMG_2041.jpg');
-  fs.copyFileSync(sample('Fujifilm_FinePix_E500.jpg'), photo);
-  await page.getByTestId('file-input').setInputFiles([photo]);
+  const file = path.join(tempDir('screens-'), 'IMG_2041.jpg');
+  fs.copyFileSync(ON_THE_PAGE, file);
+  await page.getByTestId('file-input').setInputFiles([file]);
   await page.locator('[data-status="complete"]').first().waitFor({ timeout: 60_000 });
   files.push(await shot(page, out, 'upload-phone'));
   await phone.close();
+  return files;
+}
 
+async function desktopPages(browser: Browser, base: string, out: string): Promise<string[]> {
+  const files: string[] = [];
   const desktop = await browser.newContext({ viewport: DESKTOP, deviceScaleFactor: 1 });
-  page = await desktop.newPage();
+  const page = await desktop.newPage();
   await page.goto(`${base}/gallery`);
   await page.locator('.gallery-grid:not([aria-busy]) li img').first().waitFor();
-  await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>('.gallery-grid img')].every((i) => i.complete && i.naturalWidth > 0));
+  await imagesLoaded(page, '.gallery-grid img');
   files.push(await shot(page, out, 'gallery'));
 
   await page.goto(`${base}/wall?interval=600000`);
@@ -85,14 +122,48 @@ async function pages(browser: Browser, base: string, out: string): Promise<strin
   return files;
 }
 
+/** The wall in the mosaic layout on a TV, and, while it runs, the couple's remote on a phone. */
+async function wallAndRemote(browser: Browser, base: string, admin: TestClient, out: string): Promise<string[]> {
+  const files: string[] = [];
+  await approveAll(admin);
+  const put = await admin.put('/admin/api/wall', { layout: 'mosaic' });
+  if (put.status !== 200) throw new Error(`wall layout: ${put.status} ${JSON.stringify(put.body)}`);
+  const tv = await browser.newContext({ viewport: TV, deviceScaleFactor: 1 });
+  const wall = await tv.newPage();
+  await wall.goto(`${base}/wall?interval=600000`);
+  await wall.locator('.wall-grid .wall-tile-10 .wall-tile-media').waitFor();
+  await imagesLoaded(wall, '.wall-grid img');
+  await wall.waitForTimeout(1500); // the last tile's fade-in
+  files.push(await shot(wall, out, 'wall-mosaic'));
+  const qr = await decodeQrPng(await wall.screenshot());
+  if (!qr?.endsWith('/live')) throw new Error(`the QR code on the mosaic does not read as the upload page: ${qr}`);
+
+  const phone = await browser.newContext({ viewport: PHONE, deviceScaleFactor: 1 });
+  const page = await phone.newPage();
+  const r = await page.request.post(`${base}/admin/api/login`, { data: ADMIN });
+  if (!r.ok()) throw new Error(`sign-in failed: ${r.status()}`);
+  await page.goto(`${base}/admin/remote`);
+  await page.locator('.remote-photo img').first().waitFor();
+  await page.getByTestId('walls-status').waitFor();
+  await imagesLoaded(page, '.remote-photo img');
+  files.push(await shot(page, out, 'remote-phone'));
+  await phone.close();
+  await tv.close();
+  return files;
+}
+
 /** Makes the README's pictures into `out`; returns the files written. */
 export async function makeReadmeScreenshots(out = README_IMAGES): Promise<string[]> {
   fs.mkdirSync(out, { recursive: true });
   const [browser, srv] = await Promise.all([launchBrowser(), new ServerProcess(tempDir('screens-data-'), { COUPLE_NAMES: 'Emma & James' }).start()]);
   try {
-    const { admin } = await seed(srv.url, GUESTS, 5);
+    const { admin } = await seed(srv.url, GUESTS, GUESTS.length - 1, MOMENTS);
     await setCover(srv.url, admin.cookieHeader());
-    return await pages(browser, srv.url, out);
+    return [
+      ...(await guestPages(browser, srv.url, out)),
+      ...(await desktopPages(browser, srv.url, out)),
+      ...(await wallAndRemote(browser, srv.url, admin, out)),
+    ];
   } finally {
     await browser.close();
     await srv.stop();
