@@ -28,6 +28,9 @@ export interface SoakResult {
   /** The longest a photo's place (the slide, or one tile) stayed without a drawn picture, in ms and in slides. */
   longestBlankMs: number;
   longestBlankSlides: number;
+  /** Video elements that appeared (a slide or a tile playing the clip), and the most in the page at once. */
+  videosShown: number;
+  mostVideosAtOnce: number;
 }
 
 const SAMPLES = ['Canon_40D.jpg', 'Nikon_D70.jpg', 'Pentax_K10D.jpg', 'Panasonic_DMC-FZ30.jpg', 'Fujifilm_FinePix_E500.jpg', 'orientation_landscape_6.jpg', 'orientation_portrait_6.jpg', 'xmp_no_exif.jpg'];
@@ -87,7 +90,8 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
       let layoutNow = '';
       let longestBlank = 0;
       const blankSince = new Map<number, number>();
-      const w = window as unknown as { __shown: () => number; __longestBlank: () => number };
+      const videos = { seen: new WeakSet<Element>(), shown: 0, most: 0 };
+      const w = window as unknown as { __shown: () => number; __longestBlank: () => number; __videos: () => { shown: number; most: number } };
       w.__shown = () => {
         const main = document.querySelector('main.wall');
         const n = Number(main?.getAttribute('data-shown') ?? 0);
@@ -101,9 +105,13 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
         return total;
       };
       w.__longestBlank = () => longestBlank;
+      w.__videos = () => ({ shown: videos.shown, most: videos.most });
       // Every photo's place: the slide (single) or each tile; blank while it has no drawn picture.
       setInterval(() => {
         w.__shown();
+        const playing = document.querySelectorAll('video');
+        videos.most = Math.max(videos.most, playing.length);
+        for (const v of playing) if (!videos.seen.has(v)) videos.seen.add(v), videos.shown++;
         const main = document.querySelector('main.wall');
         if (!main || main.getAttribute('data-paused') !== 'false') return blankSince.clear();
         const places = main.querySelector('.wall-grid')
@@ -124,6 +132,7 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
     await page.waitForFunction((n) => (window as unknown as { __shown: () => number }).__shown() >= n, ids.length + 5, { timeout: 120_000 });
     const start = await measure();
     const slidesAtStart = await shown();
+    const videosAtStart = await page.evaluate(() => (window as unknown as { __videos: () => { shown: number } }).__videos().shown);
     log(`start: heap ${start.heapMB.toFixed(2)} MB, ${start.nodes} DOM nodes, ${start.elements} elements`);
 
     const t0 = Date.now();
@@ -148,6 +157,7 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
     const slides = (await shown()) - slidesAtStart;
     const end = await measure();
     const longestBlankMs = await page.evaluate(() => (window as unknown as { __longestBlank: () => number }).__longestBlank());
+    const videos = await page.evaluate(() => (window as unknown as { __videos: () => { shown: number; most: number } }).__videos());
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
     await context.close();
     return {
@@ -167,6 +177,8 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
       layout,
       longestBlankMs: Math.round(longestBlankMs),
       longestBlankSlides: +(longestBlankMs / intervalMs).toFixed(2),
+      videosShown: videos.shown - videosAtStart,
+      mostVideosAtOnce: videos.most,
     };
   } finally {
     await browser.close();
@@ -187,7 +199,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
         `  JS heap after GC: start ${r.heapStartMB} MB (baseline), end ${r.heapEndMB} MB, ratio ${(r.heapEndMB / r.heapStartMB).toFixed(3)}\n` +
         `  DOM nodes: start ${r.domNodesStart}, end ${r.domNodesEnd}, ratio ${(r.domNodesEnd / r.domNodesStart).toFixed(3)}; ` +
         `elements ${r.elementsStart} -> ${r.elementsEnd}; event listeners ${r.listenersStart} -> ${r.listenersEnd}\n` +
-        `  longest without a drawn picture in one place: ${r.longestBlankMs} ms (${r.longestBlankSlides} slides of ${intervalMs} ms)\n`,
+        `  longest without a drawn picture in one place: ${r.longestBlankMs} ms (${r.longestBlankSlides} slides of ${intervalMs} ms)\n` +
+        `  the video played ${r.videosShown} times (a slide or a tile), at most ${r.mostVideosAtOnce} video element(s) in the page at once\n`,
     );
   }
   process.exit(0);
