@@ -48,7 +48,9 @@ FROM deps AS modules
 # tools, which its Node bundle does not load. better-sqlite3 keeps its compiled addon, not the
 # SQLite and C++ sources and object files it was built from (26 MB); of prebuilt addons (argon2's)
 # only this platform's stay. Types, source maps, TypeScript sources and READMEs are for editors
-# and people.
+# and people. The AWS SDK is loaded with require() (its dist-cjs), kysely with import (its dist/esm),
+# pdfkit and fontkit as CommonJS for Node: their other builds (ES modules, browsers, a standalone
+# bundle, sources) stay out.
 RUN npm prune --omit=dev --no-audit --no-fund \
  && cd node_modules \
  && for p in @tensorflow/*; do \
@@ -59,6 +61,9 @@ RUN npm prune --omit=dev --no-audit --no-fund \
  && f=@vladmandic/face-api \
  && find "$f" -type f ! -path "$f/package.json" ! -path "$f/dist/face-api.node-wasm.js" ! -path "$f/model/*" ! -iname 'license*' -delete \
  && rm -rf core-js @types better-sqlite3/deps better-sqlite3/src \
+ && find @aws-sdk @aws @smithy -mindepth 2 -maxdepth 2 -type d -name dist-es -exec rm -rf {} + \
+ && rm -rf kysely/dist/cjs fontkit/src fontkit/dist/browser.cjs fontkit/dist/browser-module.mjs fontkit/dist/module.mjs \
+      pdfkit/js/pdfkit.standalone.js pdfkit/js/pdfkit.es.js pdfkit/js/pdfkit.es5.js pdfkit/js/pdfkit.esnext.js \
  && find better-sqlite3/build -type f ! -name better_sqlite3.node -delete \
  && here="$(node -p 'process.platform + "-" + process.arch')" \
  && find . -type d -path '*/prebuilds/*' -prune ! -name "$here" -exec rm -rf {} + \
