@@ -107,7 +107,8 @@ export function createApp({ config, sessionSecret, sessions, users, modules, aud
   for (const m of modules) for (const r of m.root ?? []) app.use(r);
 
   // Every other GET is the single-page client, in the page's language; it redirects unknown routes to /.
-  app.get(/.*/, indexPage(path.join(client, 'index.html'), (page, language) => pageHead(page, language, look?.())));
+  const firstScreens = modules.flatMap((m) => (m.firstScreen ? [m.firstScreen] : []));
+  app.get(/.*/, indexPage(path.join(client, 'index.html'), (page, language) => pageHead(page, language, look?.()), firstScreens));
 
   app.use(errorHandler);
   return app;

@@ -33,6 +33,19 @@ export function early(url: string): Promise<Response> | undefined {
   return got;
 }
 
+let written: Record<string, unknown> | undefined;
+
+/**
+ * An API answer the server wrote into the page with the markup of its first screen
+ * (server/http/index-page.ts), taken once: the page's first render shows what that markup showed.
+ */
+export function earlyAnswer<T>(url: string): T | undefined {
+  written ??= JSON.parse(document.getElementById('early-answers')?.textContent || '{}') as Record<string, unknown>;
+  const got = written[url] as T | undefined;
+  delete written[url];
+  return got;
+}
+
 /** fetch, through an answer the head asked for when there is one. */
 export const fetchFirst = (url: string, init?: RequestInit): Promise<Response> => early(url) ?? fetch(url, init);
 

@@ -3,8 +3,10 @@ import RefreshCw from 'lucide-react/icons/refresh-cw';
 import ScanFace from 'lucide-react/icons/scan-face';
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'wouter';
-import type { GalleryItem } from '../../common/api-types';
+import type { GalleryItem, GalleryResponse } from '../../common/api-types';
+import { GALLERY_FIRST_PAGE } from '../../common/gallery';
 import { fetchPhotos } from '../api/guest';
+import { earlyAnswer } from '../api/http';
 import { Footer } from '../components/Footer';
 import { GalleryGrid, GallerySkeleton } from '../components/guest/GalleryGrid';
 import { toast } from '../components/ui/toast';
@@ -31,12 +33,23 @@ interface State {
   opensAt?: string;
 }
 
+/**
+ * The first page the server drew into the page's HTML with its tiles (server/http/gallery-html.ts):
+ * the first render shows exactly them, so it takes the place of that markup without a change.
+ */
+function firstState(): State {
+  const page = earlyAnswer<GalleryResponse>(GALLERY_FIRST_PAGE);
+  if (!page?.photos?.length) return { items: [], total: 0, hasMore: false, loading: 'first', error: null };
+  return { items: page.photos, total: page.pagination.total, hasMore: page.pagination.has_more, loading: null, error: null };
+}
+
 export function GalleryPage() {
   useSignals();
   // The filter's choice: a moment, "Most loved" or the highlights, as the address asks for it; null: all.
   const [moment, setMoment] = useState<string | null>(null);
   const momentRef = useRef<string | null>(null);
-  const [s, setS] = useState<State>({ items: [], total: 0, hasMore: false, loading: 'first', error: null });
+  const [s, setS] = useState<State>(firstState);
+  const drawn = useRef(s.loading === null);
   const [openId, setOpen] = useState<string | null>(null);
   const open = s.items.find((i) => i.id === openId);
   const heart = useHearts((id, h) => setS((p) => ({ ...p, items: p.items.map((i) => (i.id === id ? { ...i, ...h } : i)) })));
@@ -85,8 +98,16 @@ export function GalleryPage() {
   }, []);
 
   useEffect(() => {
-    void load(0, 'first');
+    if (!drawn.current) void load(0, 'first');
   }, [load]);
+  // A tile tapped in the server's markup before this page took over (server/http/gallery-html.ts) opens now.
+  useEffect(() => {
+    const tapped = (globalThis as { __tapped?: number }).__tapped;
+    delete (globalThis as { __tapped?: number }).__tapped;
+    if (tapped === undefined || !s.items[tapped]) return;
+    trigger.current = document.querySelectorAll<HTMLElement>('.gallery-tile')[tapped] ?? null;
+    setOpen(s.items[tapped].id);
+  }, []); // once: with the first page, the one it was tapped in
   // The couple's film while they share it, asked for once the first photos are in (never ahead of them).
   const [film, setFilm] = useState<string | null>(null);
   const askedFilm = useRef(false);

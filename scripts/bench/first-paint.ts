@@ -1,8 +1,9 @@
-// A guest's first look at the gallery and the home page in Chromium, cold (a new browser context,
-// nothing cached): the time from navigation to the first gallery thumbnail painted, and the home
-// page's largest contentful paint, on loopback and on a phone's terms (CPU 4x slower, 1.6 Mbit/s
-// down, 150 ms round trips). The baseline in the same run: a bare page of the same server that
-// the same thumbnail opened on its own (one request: the network's floor).
+// A guest's first look at the gallery, the home page and the upload page in Chromium, cold (a new
+// browser context, nothing cached): the time from navigation to the first gallery thumbnail
+// painted and to the app's first render of the gallery (its footer), and the largest contentful
+// paint of / and /live, on loopback and on a phone's terms (CPU 4x slower, 1.6 Mbit/s down,
+// 150 ms round trips). The baseline in the same run: a bare page of the same server that the same
+// thumbnail opened on its own (one request: the network's floor).
 // Needs the built server: node scripts/build.mjs && npm run bench:first-paint -- [--runs=7]
 import fs from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
@@ -15,13 +16,16 @@ const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').spli
 const RUNS = Number(args.get('runs') ?? 7);
 const PASSWORD = 'bench-password-123';
 
-// In the page: the first thumbnail painted (its image loaded, then two frames) and the largest
-// contentful paint. A string, not a function: tsx would put its own helpers into a function's text.
+// In the page: the first thumbnail painted (its image loaded, then two frames; the server draws
+// the first tiles into the HTML, so this may come before any script has run), the app's first
+// render (its footer) and the largest contentful paint. A string, not a function: tsx would put
+// its own helpers into a function's text.
 const WATCH = `
   new PerformanceObserver((list) => { for (const e of list.getEntries()) window.lcp = e.startTime; })
     .observe({ type: 'largest-contentful-paint', buffered: true });
   const seen = new WeakSet();
   const watch = () => {
+    if (document.querySelector('.site-footer')) window.appAt ??= performance.now();
     for (const img of document.querySelectorAll('.gallery-grid li img')) {
       if (seen.has(img)) continue;
       seen.add(img);
@@ -35,7 +39,7 @@ const WATCH = `
 
 const PHONE = { cpu: 4, downKbps: 1600, upKbps: 750, rttMs: 150 };
 
-async function cold(browser: Browser, url: string, phone: boolean, what: (page: Page) => Promise<number>): Promise<number> {
+async function cold<T>(browser: Browser, url: string, phone: boolean, what: (page: Page) => Promise<T>): Promise<T> {
   const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
   const page = await context.newPage();
   if (phone) {
@@ -60,6 +64,7 @@ async function cold(browser: Browser, url: string, phone: boolean, what: (page: 
 }
 
 const firstThumb = (page: Page) => page.waitForFunction('window.firstThumb', undefined, { timeout: 60_000, polling: 20 }).then((h) => h.jsonValue() as Promise<number>);
+const appRendered = (page: Page) => page.waitForFunction('window.appAt', undefined, { timeout: 60_000, polling: 20 }).then((h) => h.jsonValue() as Promise<number>);
 /** The largest contentful paint once it has stayed the same for a second (at most 30 s). */
 async function lcp(page: Page): Promise<number> {
   let last = NaN;
@@ -104,17 +109,24 @@ async function main(): Promise<void> {
       const label = phone ? `phone terms (CPU /${PHONE.cpu}, ${PHONE.downKbps / 1000} Mbit/s, ${PHONE.rttMs} ms RTT)` : 'loopback';
       const gallery: number[] = [];
       const floor: number[] = [];
+      const app: number[] = [];
       const home: number[] = [];
+      const live: number[] = [];
       for (let i = 0; i < RUNS; i++) {
-        gallery.push(await cold(browser, `${server.url}/gallery`, phone, firstThumb));
+        const [thumb, rendered] = await cold(browser, `${server.url}/gallery`, phone, (p) => firstThumb(p).then(async (t) => [t, await appRendered(p)]));
+        gallery.push(thumb);
+        app.push(rendered);
         floor.push(await cold(browser, server.url + first.thumbnail_url, phone, floorLoad));
         home.push(await cold(browser, `${server.url}/`, phone, lcp));
+        live.push(await cold(browser, `${server.url}/live`, phone, lcp));
       }
       console.log(`\n${label}`);
       console.log(`  /gallery, first thumbnail painted: ${fmt(gallery)}`);
       console.log(`  baseline (the same thumbnail opened on its own): ${fmt(floor)}`);
       console.log(`  ratio gallery / baseline: x${(median(gallery) / median(floor)).toFixed(2)}`);
+      console.log(`  /gallery, the app's first render: ${fmt(app)}`);
       console.log(`  / largest contentful paint: ${fmt(home)}`);
+      console.log(`  /live largest contentful paint: ${fmt(live)}`);
     }
   } finally {
     await browser.close();

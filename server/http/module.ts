@@ -1,4 +1,5 @@
 import type { Router } from 'express';
+import type { FirstScreenFor } from './index-page.js';
 
 /**
  * One server feature, as app.ts mounts it. Each feature folder has one factory
@@ -13,6 +14,8 @@ export interface Module {
   adminApi?: Router[];
   /** Mounted at the root before the client fallback (e.g. /media/...). */
   root?: Router[];
+  /** What a page of the client shows before its scripts have run (http/index-page.ts). */
+  firstScreen?: FirstScreenFor;
   /** After the server listens. */
   start?(): void | Promise<void>;
   /** As shutdown begins, before open requests are waited for: end long-lived responses here. */

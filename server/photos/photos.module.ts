@@ -5,7 +5,7 @@ import { log } from '../log.js';
 import { DownloadTokens } from './download-tokens.js';
 import { mediaRouter } from './media.routes.js';
 import { finishRemovals } from './photo-removal.js';
-import { adminPhotosRouter, publicPhotosRouter } from './photos.routes.js';
+import { adminPhotosRouter, galleryFirstScreen, publicPhotosRouter } from './photos.routes.js';
 import { PhotosService, type PhotosDeps } from './photos.service.js';
 
 export interface PhotosModuleDeps extends PhotosDeps {
@@ -26,6 +26,7 @@ export function createPhotosModule({ paths, db, sqlite, bus, processing, setting
     publicApi: [publicPhotosRouter(photos)],
     adminApi: [adminPhotosRouter(photos, downloads)],
     root: [mediaRouter(paths, photos, downloads, originals)],
+    firstScreen: galleryFirstScreen(photos),
     async start() {
       await finishRemovals({ db, paths }).catch((e) => log.warn('Could not remove the files left by deleted photos; trying again at the next start', e));
     },

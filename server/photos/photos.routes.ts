@@ -9,6 +9,9 @@ import { languageOf } from '../http/language.js';
 import { translate } from '../i18n/messages.js';
 import { guestIdOf } from '../http/guest.js';
 import { MAX_TABLES } from '../settings/controls.js';
+import { GALLERY_PAGE_SIZE, isPlainGallery } from '../../common/gallery.js';
+import { galleryScreen } from '../http/gallery-html.js';
+import type { FirstScreenFor } from '../http/index-page.js';
 
 /** GET /api/photos, GET /api/stats, GET /api/photos/:id/status */
 export function publicPhotosRouter(photos: PhotosService): Router {
@@ -38,6 +41,19 @@ export function publicPhotosRouter(photos: PhotosService): Router {
     res.json({ success: true, status: await photos.status(String(req.params.id)), duplicate_type: null });
   });
   return r;
+}
+
+/**
+ * `/gallery`'s first screen: the first page exactly as this guest's `GET /api/photos` would
+ * answer it (visible photos only, the same addresses; nothing while the gallery is closed), drawn
+ * into the page's HTML so its thumbnails load before the scripts have run.
+ */
+export function galleryFirstScreen(photos: PhotosService): FirstScreenFor {
+  return async (req, { path, query, language }) => {
+    if (!isPlainGallery(path, query)) return null;
+    const page = await photos.gallery(GALLERY_PAGE_SIZE, 0, { guestId: guestIdOf(req) });
+    return galleryScreen(language, { success: true, ...page });
+  };
 }
 
 const s = (v: unknown) => String(v);

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { GalleryItem } from '../../../common/api-types';
+import { EAGER_TILES } from '../../../common/gallery';
 import ImageOff from 'lucide-react/icons/image-off';
 import Play from 'lucide-react/icons/play';
 import { t } from '../../i18n';
@@ -13,11 +14,15 @@ interface Props {
   onHeart: (item: GalleryItem) => void;
 }
 
-/** The thumbnail grid (3 columns, 4 on large screens), each tile with its heart; thumbnails load lazily. */
+/**
+ * The thumbnail grid (3 columns, 4 on large screens), each tile with its heart; the first
+ * thumbnail loads at once, at high priority, the others lazily. On `/gallery` the server draws the first page the same way
+ * (server/http/gallery-html.ts), so this replaces that markup without a change.
+ */
 export function GalleryGrid({ items, onOpen, onHeart }: Props) {
   return (
     <ul className="gallery-grid" aria-label={t('gallery.grid_label')}>
-      {items.map((item) => {
+      {items.map((item, index) => {
         const video = isVideo(item);
         const src = item.thumbnail_url ?? (video ? null : item.backblaze_url);
         return (
@@ -28,7 +33,7 @@ export function GalleryGrid({ items, onOpen, onHeart }: Props) {
               onClick={(e) => onOpen(item, e.currentTarget)}
               aria-label={t(video ? 'gallery.open_video' : 'gallery.open_photo', { name: item.original_filename })}
             >
-              {src || video ? <TileImage src={src} /> : <Unshowable />}
+              {src || video ? <TileImage src={src} index={index} /> : <Unshowable />}
               {video && (
                 <span className="gallery-tile-play" aria-hidden="true">
                   <Play size={22} />
@@ -44,10 +49,12 @@ export function GalleryGrid({ items, onOpen, onHeart }: Props) {
 }
 
 /** A thumbnail, or the "cannot be shown" tile when it fails to load: never a blank box. */
-function TileImage({ src }: { src: string | null }) {
+function TileImage({ src, index }: { src: string | null; index: number }) {
   const [failed, setFailed] = useState(false);
   if (failed) return <Unshowable />;
-  return src ? <img src={src} alt="" loading="lazy" decoding="async" onError={() => setFailed(true)} /> : <span className="gallery-tile-placeholder" />;
+  if (!src) return <span className="gallery-tile-placeholder" />;
+  const eager = index < EAGER_TILES;
+  return <img alt="" loading={eager ? 'eager' : 'lazy'} fetchPriority={index === 0 ? 'high' : undefined} decoding="async" src={src} onError={() => setFailed(true)} />;
 }
 
 /** An approved photo whose processing failed: it is listed, so it says why nothing shows. */
