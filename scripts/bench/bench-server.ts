@@ -60,9 +60,12 @@ export class BenchServer {
   workerRss(): number {
     // Its direct child only: a process the worker has just forked to run ffmpeg carries the
     // worker's command line and a copy of its page tables until it execs, and would count twice.
-    return children(this.child.pid!)
-      .filter((pid) => readOr(`/proc/${pid}/cmdline`).includes('media-worker'))
-      .reduce((sum, pid) => sum + rssOf(pid), 0);
+    return this.workerPids().reduce((sum, pid) => sum + rssOf(pid), 0);
+  }
+
+  /** The media worker's process id(s): none until the first job started it. */
+  workerPids(): number[] {
+    return children(this.child.pid!).filter((pid) => readOr(`/proc/${pid}/cmdline`).includes('media-worker'));
   }
 
   async stop(): Promise<void> {
@@ -171,7 +174,7 @@ function rssOf(pid: number): number {
 }
 
 /** The processes `pid` started (Linux /proc/<pid>/task/<tid>/children). */
-function children(pid: number): number[] {
+export function children(pid: number): number[] {
   const tasks = fs.existsSync(`/proc/${pid}/task`) ? fs.readdirSync(`/proc/${pid}/task`) : [];
   return tasks.flatMap((t) => readOr(`/proc/${pid}/task/${t}/children`).trim().split(' ').filter(Boolean).map(Number));
 }

@@ -31,6 +31,8 @@
 //   --bucket: the site copies everything to an S3-compatible bucket (s3rver on loopback, in a
 //     process of its own, its objects in memory) while the rush runs; after it settles, the time
 //     until every acknowledged original is in the bucket, each checked byte for byte
+//   --film=SECONDS: a highlight film of the seeded photos (default 180 s) is asked for as the rush
+//     starts; how long its ffmpeg ran and was paused until the uploads were processed, and when it was ready
 //   RUSH_TRACE=FILE (environment): one JSON line per chunk (when it began, its size, its times)
 // The media are made in memory (/dev/shm) when it has room, else in the temp folder: on the day
 // the files come from the phones' own storage, and reading gigabytes of them from the server's
@@ -43,6 +45,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase } from '../../server/db/open.js';
 import { RECOMMENDED_THREAD_POOL } from '../../server/threadpool.js';
 import { BenchServer, jemallocPath } from './bench-server.js';
+import { KeepsakeRun, signedInAdmin } from './keepsake-client.js';
 import { approveAll, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
 import { Browser, connectionWaits, lagMonitor, limitUploadRate, percentile, Recorder, simulateRoundTrip } from './rush-http.js';
 import { Readers, report } from './rush-report.js';
@@ -189,6 +192,7 @@ async function main(): Promise<void> {
     const clientLag = lagMonitor();
     await sleep(opts.idleSeconds * 1000);
     const idleLag = clientLag.stop();
+    const filmAdmin = args.has('film') ? await signedInAdmin(server.url, PASSWORD) : undefined;
     const rushLag = lagMonitor();
     rec.phase = 'rush';
     readers.rush();
@@ -197,6 +201,7 @@ async function main(): Promise<void> {
     console.log(`idle baseline measured for ${opts.idleSeconds} s; the rush starts`);
 
     t = performance.now();
+    const film = args.has('film') ? (await KeepsakeRun.start(filmAdmin!, { kind: 'film', source: 'visible', seconds: Number(args.get('film')) || 180 })).watch(server.child.pid!) : undefined;
     const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
     let uploading = media.length;
     // --harsh: the readers stop 5 s after the last upload's answer, so the figures are the peak's.
@@ -232,6 +237,7 @@ async function main(): Promise<void> {
     console.log(`server + media worker RSS (sampled every 200 ms): idle ${(bothIdle / MiB).toFixed(0)} MiB, peak ${(bothPeak / MiB).toFixed(0)} MiB (goal < 700; the worker's own peak ${(workerPeak / MiB).toFixed(0)} MiB)`);
     console.log(`integrity: ${await verify(server.dataDir, outcomes)}`);
     if (bucket) console.log(`bucket: ${await inBucket(bucket, server.dataDir, outcomes, lastSettled)}`);
+    if (film) console.log(await film.afterRush(t, lastSettled));
   } finally {
     clearInterval(sampler);
     await server.stop();
