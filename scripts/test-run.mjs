@@ -12,7 +12,7 @@ import { spec } from 'node:test/reporters';
 import { recordTimes } from './test-times.mjs';
 
 let failed = 0;
-const out = run({ files: process.argv.slice(2), forceExit: true, concurrency: Number(process.env.TEST_CONCURRENCY || 3) })
+const out = run({ files: process.argv.slice(2), forceExit: true, concurrency: Number(process.env.TEST_CONCURRENCY || 4) })
   .compose(async function* (events) {
     for await (const event of events) {
       if (event.type === 'test:fail') failed++;
