@@ -1,5 +1,6 @@
 // Builds the server bundle (dist/server) and the client (dist/client) with esbuild.
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { build, transform } from 'esbuild';
@@ -17,6 +18,14 @@ const quiet = process.argv.includes('--quiet');
 const locales = await loadLocales(process.env.WEDDING_LOCALES_DIR || undefined);
 for (const p of locales.problems) console.warn(`locales: ${p} (English shows instead)`);
 
+const bundledIcons = {
+  name: 'bundled-icons',
+  setup(b) {
+    const require = createRequire(import.meta.url);
+    b.onResolve({ filter: /^(lucide-react\/icons\/|react$)/ }, (args) => ({ path: require.resolve(args.path, { paths: [root] }) }));
+  },
+};
+
 async function buildServer() {
   // server/media-worker.ts is the processing child process main.js starts (dist/server/media-worker.js);
   // server/db-writer.ts its database writer thread (dist/server/db-writer.js).
@@ -30,7 +39,9 @@ async function buildServer() {
     target: 'node20',
     format: 'esm',
     packages: 'external', // sharp, better-sqlite3, argon2 … stay in node_modules
-    plugins: [localesPlugin(locales, { shorten: false })],
+    // …but the icons the server draws into HTML come with it, and the React they are defined with:
+    // the client's packages (build-time ones), which the image's production node_modules do not hold.
+    plugins: [localesPlugin(locales, { shorten: false }), bundledIcons],
     sourcemap: true,
     logLevel: 'warning',
   });
