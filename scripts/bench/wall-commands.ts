@@ -6,7 +6,13 @@
 // Run: npm run bench:wall-commands -- [walls=5] [commands=60] [--every=500 (ms between announcements)] [--rush]
 //   rush flags as bench:rush's: --guests=100 --photos=6 --videos=1 --photo-mb=2-9 --video-mb=10-30
 //   --browsers=20 --distinct=8 (made files; the others distinct copies of them)
+//   --rush-nice=N: the rush's process at nice N, the server and this process (which sends and
+//     times the commands) at 0: on the day the phones have CPUs of their own, while here they
+//     share the server's two cores (bench:rush's --uploaders-nice does the same for its guests).
+//     The walls' Chromium sets its own processes' priorities (as root its browser and GPU
+//     processes at -8, renderers at 0 or 5), so they stay as it has them
 // (needs the built client: node scripts/build.mjs)
+import fs from 'node:fs';
 import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { Page } from 'playwright-core';
@@ -15,7 +21,7 @@ import { sample } from '../../test/helpers/samples.js';
 import { TestClient } from '../../test/helpers/server.js';
 import { guestUpload, waitProcessed } from '../../test/e2e/wall-helpers.js';
 import { RECOMMENDED_THREAD_POOL } from '../../server/threadpool.js';
-import { BenchServer, jemallocPath } from './bench-server.js';
+import { BenchServer, children, jemallocPath } from './bench-server.js';
 import { RushProcess, type RushPlan, type RushSummary } from './wall-rush.js';
 
 /** p50, p99 and max of a series, in ms. */
@@ -34,12 +40,16 @@ export interface PhaseResult {
   maxMs: number;
   /** Its parts: the POST's answer, and the event's arrival in the wall's page (EventSource), per wall. */
   answered: Spread;
+  /** GET /api/health, every 250 ms meanwhile: how long any request waits on the server. */
+  health: Spread;
   arrived: Spread;
   /** Announcements a wall never showed (overtaken by the next before it drew, or lost), and of them the ones that never reached its page. */
   missed: number;
   lost: number;
   /** Load average (1 min) as the phase started and ended. */
   load: [number, number];
+  /** CPU used meanwhile, in cores: the server with its media worker, the walls' browser, the rush's process. */
+  cores: Record<'server' | 'walls' | 'rush', number>;
 }
 
 export interface CommandsResult {
@@ -56,6 +66,28 @@ const spread = (ms: number[]): Spread => {
 };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const load = () => +os.loadavg()[0].toFixed(1);
+
+/** CPU seconds of `pid` and every process below it, finished ones its parents waited for included (Linux /proc). */
+function cpuOfTree(pid: number | undefined): number {
+  if (!pid) return 0;
+  let ticks = 0;
+  try {
+    // Fields after the command's closing parenthesis: utime, stime, cutime, cstime are the 12th to 15th.
+    const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    ticks = Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]);
+  } catch {
+    return 0;
+  }
+  return ticks / 100 + children(pid).reduce((n, c) => n + cpuOfTree(c), 0);
+}
+
+/** The CPU of the server's tree, the rush's and everything else this process started (the walls' Chromium). */
+function cpuNow(serverPid: number, rushPid?: number): Record<'server' | 'walls' | 'rush', number> {
+  const server = cpuOfTree(serverPid);
+  const rush = cpuOfTree(rushPid);
+  const mine = children(process.pid).reduce((n, c) => n + cpuOfTree(c), 0);
+  return { server, rush, walls: mine - server - rush };
+}
 
 /**
  * A wall in Chromium that notes when each announcement arrives (its EventSource's event) and
@@ -92,8 +124,15 @@ async function openWall(browser: Awaited<ReturnType<typeof launchBrowser>>, base
  * Sends announcements `everyMs` apart, at least `min` of them and on until `until` resolves
  * (when given), then reads when each wall showed each one.
  */
-async function phase(admin: TestClient, pages: Page[], label: string, everyMs: number, min: number, until?: Promise<unknown>): Promise<PhaseResult> {
+async function phase(admin: TestClient, pages: Page[], pids: [number, number?], label: string, everyMs: number, min: number, until?: Promise<unknown>): Promise<PhaseResult> {
   const loadStart = load();
+  const cpuStart = cpuNow(...pids);
+  const t0 = performance.now();
+  const health: number[] = [];
+  const probe = setInterval(() => {
+    const t = Date.now();
+    void fetch(`${admin.base}/api/health`).then((r) => r.arrayBuffer().then(() => health.push(Date.now() - t)), () => undefined);
+  }, 250);
   let over = !until;
   void until?.then(() => (over = true));
   const sent: Record<string, number> = {};
@@ -110,6 +149,11 @@ async function phase(admin: TestClient, pages: Page[], label: string, everyMs: n
   }
   // Late ones still count, with their time.
   await sleep(3000);
+  clearInterval(probe);
+  const seconds = (performance.now() - t0) / 1000;
+  const cpuEnd = cpuNow(...pids);
+  const cores = { server: 0, walls: 0, rush: 0 };
+  for (const k of Object.keys(cores) as (keyof typeof cores)[]) cores[k] = +((cpuEnd[k] - cpuStart[k]) / seconds).toFixed(2);
   const latencies: number[] = [];
   const arrivals: number[] = [];
   let missed = 0;
@@ -127,19 +171,32 @@ async function phase(admin: TestClient, pages: Page[], label: string, everyMs: n
     }
   }
   const shown = spread(latencies);
-  return { commands: Object.keys(sent).length, p50Ms: shown.p50, p99Ms: shown.p99, maxMs: shown.max, answered: spread(answered), arrived: spread(arrivals), missed, lost, load: [loadStart, load()] };
+  return { commands: Object.keys(sent).length, p50Ms: shown.p50, p99Ms: shown.p99, maxMs: shown.max, answered: spread(answered), health: spread(health), arrived: spread(arrivals), missed, lost, load: [loadStart, load()], cores };
 }
 
-export async function runWallCommands(opts: { walls: number; commands: number; everyMs?: number; rush?: RushPlan; log?: (m: string) => void }): Promise<CommandsResult> {
+/** Runs `start` with this process at nice `n`, so that the process it starts inherits it, then puts this one back at 0 (which takes root). */
+async function niced<T>(n: number, start: () => Promise<T>): Promise<T> {
+  if (!n) return start();
+  os.setPriority(n);
+  try {
+    return await start();
+  } finally {
+    os.setPriority(0);
+  }
+}
+
+export async function runWallCommands(opts: { walls: number; commands: number; everyMs?: number; rush?: RushPlan; rushNice?: number; log?: (m: string) => void }): Promise<CommandsResult> {
   const log = opts.log ?? (() => undefined);
   const everyMs = opts.everyMs ?? 500;
+  const nice = opts.rushNice ?? 0;
   // The rush's media first: making them takes the CPU, and must be over before anything is timed.
-  const made = opts.rush ? await RushProcess.make(opts.rush) : undefined;
+  const made = opts.rush ? await niced(nice, () => RushProcess.make(opts.rush!)) : undefined;
   if (made) log(`rush media: ${made.files} files, ${made.gb} GB, made in ${made.seconds} s`);
   // The server as the image starts it (bench:rush does the same): libuv's pool as recommended, jemalloc where installed.
   const jemalloc = jemallocPath();
   const server = await new BenchServer({ ADMIN_PASSWORD: PASSWORD, UV_THREADPOOL_SIZE: String(RECOMMENDED_THREAD_POOL), ...(jemalloc ? { LD_PRELOAD: jemalloc } : {}) }).start();
   const browser = await launchBrowser();
+  if (nice) log(`the rush's process at nice ${nice}; the server and this process at ${os.getPriority()}`);
   try {
     const admin = new TestClient(server.url);
     await admin.login('admin', PASSWORD);
@@ -153,14 +210,14 @@ export async function runWallCommands(opts: { walls: number; commands: number; e
     await sleep(5000);
 
     log(`baseline: ${opts.commands} announcements to ${opts.walls} walls, no rush (load ${load()})`);
-    const baseline = await phase(admin, pages, 'Quiet', everyMs, opts.commands);
+    const baseline = await phase(admin, pages, [server.child.pid!], 'Quiet', everyMs, opts.commands);
     if (!made) return { walls: opts.walls, baseline };
     log(`the rush starts (load ${load()}); announcements until every upload is answered`);
     const uploaded = made.rush.go(server.url, PASSWORD);
     void uploaded.then((u) => log(`every upload answered after ${u.seconds} s`));
     // The first guests' requests are on their way after a second or two.
     await sleep(2000);
-    const rushed = await phase(admin, pages, 'Rush', everyMs, opts.commands, uploaded);
+    const rushed = await phase(admin, pages, [server.child.pid!, made.rush.pid], 'Rush', everyMs, opts.commands, uploaded);
     const summary = await made.rush.stop();
     return { walls: opts.walls, baseline, rush: { ...rushed, summary, media: { files: made.files, gb: made.gb, seconds: made.seconds } } };
   } finally {
@@ -171,7 +228,8 @@ export async function runWallCommands(opts: { walls: number; commands: number; e
 
 const line = (name: string, p: PhaseResult, base?: PhaseResult) =>
   `  ${name}: ${p.commands} announcements, shown p50 ${p.p50Ms} ms, p99 ${p.p99Ms} ms${base ? ` (x${(p.p99Ms / base.p99Ms).toFixed(2)} of the baseline's)` : ''}, max ${p.maxMs} ms, ${p.missed} not shown (${p.lost} of them never reached the page); load average ${p.load[0]} -> ${p.load[1]}\n` +
-  `    of which: the POST answered p50 ${p.answered.p50} ms, p99 ${p.answered.p99} ms; the event in the wall's page p50 ${p.arrived.p50} ms, p99 ${p.arrived.p99} ms, max ${p.arrived.max} ms`;
+  `    of which: the POST answered p50 ${p.answered.p50} ms, p99 ${p.answered.p99} ms (GET /api/health meanwhile: p50 ${p.health.p50} ms, p99 ${p.health.p99} ms); the event in the wall's page p50 ${p.arrived.p50} ms, p99 ${p.arrived.p99} ms, max ${p.arrived.max} ms\n` +
+  `    CPU meanwhile, in cores (of 2): server and media worker ${p.cores.server}, the walls' Chromium ${p.cores.walls}, the rush's clients ${p.cores.rush}`;
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
@@ -185,7 +243,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     ? { guests: num('guests', 100), photos: num('photos', 6), videos: num('videos', 1), photoMb: range('photo-mb', '2-9'), videoMb: range('video-mb', '10-30'), distinct: num('distinct', 8), browsers: num('browsers', 20) }
     : undefined;
   const walls = Number(positional[0] ?? 5);
-  const r = await runWallCommands({ walls, commands: Number(positional[1] ?? 60), everyMs: num('every', 500), rush, log: (m) => console.log(m) });
+  const r = await runWallCommands({ walls, commands: Number(positional[1] ?? 60), everyMs: num('every', 500), rushNice: num('rush-nice', 0), rush, log: (m) => console.log(m) });
   console.log(JSON.stringify(r, null, 2));
   console.log(`\nwall-commands: announcements from the remote's API to ${r.walls} open walls, until each shows it (goal: p99 < 1 s)`);
   console.log(line('without the rush (baseline)', r.baseline));

@@ -49,6 +49,10 @@ const p99 = (rec: Recorder, name: string) => {
 export class RushProcess {
   private constructor(private readonly child: ChildProcess) {}
 
+  get pid(): number {
+    return this.child.pid!;
+  }
+
   /** Starts the process and makes the media (before any measuring: it takes the CPU while it runs). */
   static async make(plan: RushPlan): Promise<{ rush: RushProcess; files: number; gb: number; seconds: number }> {
     const child = fork(fileURLToPath(import.meta.url), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
