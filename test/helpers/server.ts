@@ -73,7 +73,15 @@ export class TestClient {
   async fetch(p: string, init: RequestInit = {}): Promise<Response> {
     const headers = new Headers(init.headers);
     if (this.cookies.size) headers.set('cookie', this.cookieHeader());
-    const res = await fetch(this.base + p, { ...init, headers, redirect: 'manual' });
+    const send = () => fetch(this.base + p, { ...init, headers, redirect: 'manual' });
+    // A kept-alive connection the server closed just as this request went out (after a long quiet
+    // spell, on a loaded machine) is tried once more on a new one, as browsers do; a server that is
+    // gone still fails (the new connection is refused).
+    const streamed = init.body instanceof ReadableStream;
+    const res = await send().catch((e: { cause?: { code?: string } }) => {
+      if (streamed || e?.cause?.code !== 'ECONNRESET') throw e;
+      return send();
+    });
     this.lastSetCookie = res.headers.getSetCookie();
     for (const c of this.lastSetCookie) {
       const [pair, ...attrs] = c.split(';');
