@@ -39,7 +39,8 @@ class Child {
     proc.stdout!.on('data', (d) => (this.log += d));
     proc.stderr!.on('data', (d) => (this.log += d));
     this.exited = new Promise((resolve) => proc.once('exit', (code, signal) => resolve(signal ?? code)));
-    const deadline = Date.now() + 30_000;
+    // Started from source through tsx: on a loaded machine that alone can take half a minute.
+    const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
       if (proc.exitCode !== null || proc.signalCode !== null) return false;
       const ok = await fetch(this.url + '/api/health').then((r) => r.ok, () => false);
