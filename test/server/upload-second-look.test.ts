@@ -69,7 +69,9 @@ test(`one address holds at most ${TURNS_PER_ADDRESS} asks and turns, used or not
         () => 0,
       );
     });
-    await sleep(300); // some given (never used), the others waiting
+    // Some given (never used), the others waiting; 2 s lets all eight arrive on a loaded machine and
+    // stays under CLAIM_MS (5 s), after which the unused turns would be given back.
+    await sleep(2000);
     const refused = await fetch(`${s.url}/api/upload-turn?bytes=${5 * MiB}`, from('203.0.113.7'));
     assert.equal(refused.status, 429);
     assert.ok(Number(refused.headers.get('retry-after')) > 0, 'with Retry-After');
