@@ -68,16 +68,20 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
         const tiles = [...document.querySelectorAll<HTMLImageElement>('.wall-tile img')];
         return tiles.length > 0 && !document.querySelector('.wall-slide') && tiles.every((i) => i.complete && i.naturalWidth > 0);
       }, undefined, { timeout: 60_000, polling: 5 });
-      // Nodes of slides just taken off (an image still decoding) can outlive one collection on a
-      // busy machine: the lowest of three rounds, 300 ms apart, is what the page really keeps.
-      // A leak stays in every round.
+      // Nodes of slides just taken off (an image still decoding, a video element whose source was
+      // just let go and whose "emptied" event is still queued) outlive a collection until that
+      // work is done, later on a busy machine: collect in rounds 300 ms apart until the count
+      // has held for three rounds (at most 20), and keep the lowest. A leak stays in every round.
       let least = { heapMB: Infinity, nodes: Infinity, listeners: Infinity };
-      for (let round = 0; round < 3; round++) {
+      const counts: number[] = [];
+      for (let round = 0; round < 20; round++) {
         if (round) await new Promise((r) => setTimeout(r, 300));
         for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
         const heap = (await cdp.send('Runtime.getHeapUsage')) as { usedSize: number };
         const dom = (await cdp.send('Memory.getDOMCounters')) as { nodes: number; jsEventListeners: number };
         least = { heapMB: Math.min(least.heapMB, heap.usedSize / 1048576), nodes: Math.min(least.nodes, dom.nodes), listeners: Math.min(least.listeners, dom.jsEventListeners) };
+        counts.push(dom.nodes);
+        if (counts.length >= 3 && counts.slice(-3).every((n) => n === counts.at(-1))) break;
       }
       const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
       return { ...least, elements };

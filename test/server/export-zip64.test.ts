@@ -1,23 +1,25 @@
 // An archive past 4 GiB (a long 4K video and friends) must switch to ZIP64 records and
-// still pass `unzip -t`. Sparse originals keep the disk cost to the archive itself.
+// still pass `unzip -t`. Sparse originals keep the disk cost to the archive itself; they, the
+// server's data and the archive live in memory (memoryTempDir), where reading a hole is cheap.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { sample } from '../helpers/samples.js';
 import { appendToZip, createZip } from '../../server/export/zip.js';
-import { startTestServer, tempDir, TestClient } from '../helpers/server.js';
+import { memoryTempDir } from '../helpers/temp.js';
+import { startTestServer, TestClient } from '../helpers/server.js';
 import { download, placePhoto, run, saveBody, sha256File, sparseFile, type PlacedPhoto } from './export-fixtures.js';
 
 const GB = 1e9;
 const FOUR_GIB = 2 ** 32;
 let s: Awaited<ReturnType<typeof startTestServer>>;
 let admin: TestClient;
-const work = tempDir('wedding-zip64-');
+const work = memoryTempDir('wedding-zip64-');
 const placed: PlacedPhoto[] = [];
 
 before(async () => {
-  s = await startTestServer();
+  s = await startTestServer({}, memoryTempDir('wedding-zip64-data-'));
   admin = new TestClient(s.url);
   await admin.login();
   placed.push(await placePhoto(s, { source: sample('Canon_40D.jpg'), is_visible: 1 }));
