@@ -109,7 +109,7 @@ test('restore --force killed while unpacking leaves the old site as it was, and 
   await s.close();
   const before = { db: sha(path.join(dir, 'wedding.db')), originals: fs.readdirSync(path.join(dir, 'media', 'originals')).sort() };
 
-  const child = spawn(process.execPath, ['--import', 'tsx', '--import', './scripts/i18n/register.mjs', 'server/restore.ts', archive, '--data-dir', dir, '--force'], { cwd: ROOT, stdio: 'ignore' });
+  const child = spawn(process.execPath, ['dist/server/restore.js', archive, '--data-dir', dir, '--force'], { cwd: ROOT, stdio: 'ignore' });
   const exited = new Promise((r) => child.once('exit', r));
   // Kill it once it is writing the new site's media into its staging folder.
   const deadline = Date.now() + 60_000;
