@@ -169,7 +169,8 @@ test('a video plays on the wall muted and inline, in the single layout and in a 
   assert.equal((await admin.put('/admin/api/wall', { layout: 'single', blank: false, paused: false })).status, 200);
   const { page: wall, errors } = await newPage(browser, { width: 1280, height: 720 });
   await wall.goto(srv.url + '/wall?interval=4000');
-  await wall.locator('.wall-slide img.wall-media').first().waitFor({ timeout: 10_000 });
+  // The first slide may be the video itself (just approved, so shown next): any slide will do.
+  await wall.locator('.wall-slide .wall-media').first().waitFor({ timeout: 20_000 });
   await wall.waitForFunction(() => document.querySelector('main.wall')?.getAttribute('data-layout') === 'single');
   assert.equal((await admin.post('/admin/api/wall/command', { command: 'show', photo_id: id })).status, 200);
   const video = wall.locator(`.wall-slide[data-photo-id="${id}"] video`);
