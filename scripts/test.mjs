@@ -68,7 +68,7 @@ const args = [
   ...compiled,
 ];
 const cpu = path.join(artifacts, 'cpu.tsv');
-fs.writeFileSync(cpu, 'cpu_ms\twall_ms\tfile\n');
+fs.writeFileSync(cpu, 'cpu_ms\twall_ms\tfile\tstarted_ms\n');
 const r = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root, env: { ...process.env, NODE_ENV: 'test', WEDDING_TEST_OUT: out, WEDDING_TEST_CPU: cpu } });
 fs.rmSync(out, { recursive: true, force: true });
 if (!hasBrowser) console.error(`\n!! Reminder: browser tests were NOT run (no ${CHROMIUM}).\n`);
