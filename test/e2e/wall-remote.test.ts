@@ -173,10 +173,12 @@ test('a video plays on the wall muted and inline, in the single layout and in a 
   await wall.locator('.wall-slide .wall-media').first().waitFor({ timeout: 20_000 });
   await wall.waitForFunction(() => document.querySelector('main.wall')?.getAttribute('data-layout') === 'single');
   assert.equal((await admin.post('/admin/api/wall/command', { command: 'show', photo_id: id })).status, 200);
-  const video = wall.locator(`.wall-slide[data-photo-id="${id}"] video`);
+  // The video may already be up (a new arrival comes first): the command then crossfades it into
+  // itself, and for a moment the leaving slide holds the same video. The one that stays counts.
+  const video = wall.locator(`.wall-slide:not(.leaving)[data-photo-id="${id}"] video`);
   await video.waitFor({ timeout: 5000 });
   await wall.waitForFunction((vid: string) => {
-    const v = document.querySelector<HTMLVideoElement>(`.wall-slide[data-photo-id="${vid}"] video`);
+    const v = document.querySelector<HTMLVideoElement>(`.wall-slide:not(.leaving)[data-photo-id="${vid}"] video`);
     return !!v && v.currentTime > 0.5 && !v.paused;
   }, id, { timeout: 10_000 });
   assert.deepEqual(await video.evaluate((v: HTMLVideoElement) => [v.muted, v.playsInline]), [true, true]);
