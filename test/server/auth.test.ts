@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { ADMIN, startTestServer, TestClient, userClient } from '../helpers/server.js';
 
@@ -14,6 +17,17 @@ test('the first admin is created from ADMIN_USERNAME / ADMIN_PASSWORD with an ar
   assert.equal(row[0].username, 'admin');
   assert.equal(row[0].role, 'admin');
   assert.match(row[0].password_hash, /^\$argon2id\$/);
+});
+
+test("outside the test suite a password is hashed at argon2id's full cost (64 MiB, 3 passes, 4 lanes)", () => {
+  // This suite runs with NODE_ENV=test and cheap hashes (server/auth/passwords.ts); the server as
+  // it is started anywhere else must not.
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const hash = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', "const { hashPassword } = await import('./server/auth/passwords.ts'); process.stdout.write(await hashPassword('a password'));"], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'production' },
+  }).toString();
+  assert.match(hash, /^\$argon2id\$v=19\$m=65536,p=4,t=3\$/);
 });
 
 test('login succeeds, sets an HttpOnly SameSite=Lax cookie, stamps last_login and logs activity', async () => {
