@@ -3,16 +3,17 @@
 // this process's Node options (--enable-source-maps, the CPU record). `forceExit`: a file's
 // process ends when its tests have (React in happy-dom leaves MessagePorts open); given as the
 // option, not as --test-force-exit on this process, which Node 24's run() crashes on when done.
-// Three at once on two cores: run compiled, the files wait more than they compute (the browser
-// files use 40% of their time on CPU), and at two the cores were idle 41% of a run
-// (docs/tests.md).
+// Three at once on two cores: the cores are busy all the run long (Chromium's renderers, which
+// no process's own CPU count shows, are half the browser files' work); a fourth or more only
+// adds contention (clean-clone runs of the same code: three 14.2 min, four 15.3; on the code
+// before, five 16.9 and six 18.2: docs/tests.md).
 import { finished } from 'node:stream/promises';
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { recordTimes } from './test-times.mjs';
 
 let failed = 0;
-const out = run({ files: process.argv.slice(2), forceExit: true, concurrency: Number(process.env.TEST_CONCURRENCY || 4) })
+const out = run({ files: process.argv.slice(2), forceExit: true, concurrency: Number(process.env.TEST_CONCURRENCY || 3) })
   .compose(async function* (events) {
     for await (const event of events) {
       if (event.type === 'test:fail') failed++;
