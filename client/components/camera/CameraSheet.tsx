@@ -5,6 +5,8 @@ import {
   fullPhoto,
   frameNow,
   screenSide,
+  timeShot,
+  type Shot,
   hasSeveralCameras,
   localIsoNow,
   MAX_VIDEO_SECONDS,
@@ -27,13 +29,6 @@ const PROBLEM_TEXT: Record<CameraProblem, string> = {
 };
 
 type Taken = { kind: 'photo'; canvas: HTMLCanvasElement; full: Promise<CanvasImageSource & { width: number; height: number }>; capturedAt: string; at: Date } | { kind: 'video'; url: string; blob: Blob; capturedAt: string; ext: string };
-
-/** Times of the last shutter press (the benchmark and the tests read them). */
-declare global {
-  interface Window {
-    __cameraTimings?: { shutterToPreviewMs: number[]; previewFirst: boolean[] };
-  }
-}
 
 /**
  * The camera in the page: the viewfinder (rear camera first, a switch to the front, mirrored
@@ -58,9 +53,8 @@ export function CameraSheet({ mode, onClose, add, frame, names, timeZone }: Came
   const recorderRef = useRef<MediaRecorder | null>(null);
   const shutterRef = useRef<HTMLButtonElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-  const shutterAt = useRef<number | null>(null);
-  /** Whether the full-size photo of the last shot has begun (it must wait for the preview to be painted). */
-  const fullStarted = useRef(false);
+  /** The press not yet shown: when it came, and whether its full-size photo has begun. */
+  const shot = useRef<Shot | null>(null);
   const previewRef = useRef<HTMLDivElement>(null);
   const [facing, setFacing] = useState<Facing>('environment');
   const [problem, setProblem] = useState<CameraProblem | null>(null);
@@ -124,12 +118,12 @@ export function CameraSheet({ mode, onClose, add, frame, names, timeZone }: Came
     const shown = frameNow(v, screenSide());
     const size = { width: v.videoWidth, height: v.videoHeight };
     const track = streamRef.current?.getVideoTracks()[0];
-    fullStarted.current = false;
+    const press: Shot = { start, fullStarted: false };
     const full = new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r))).then(() => {
-      fullStarted.current = true;
+      press.fullStarted = true;
       return fullPhoto(track, () => (shown.width === size.width ? shown : frameNow(v)), size);
     });
-    shutterAt.current = start;
+    shot.current = press;
     setTaken({ kind: 'photo', canvas: shown, full, capturedAt, at: new Date() });
   };
 
@@ -144,16 +138,8 @@ export function CameraSheet({ mode, onClose, add, frame, names, timeZone }: Came
     shown.dataset.testid = 'camera-preview';
     if (withFrame && frame) shown.dataset.frame = frame;
     box.replaceChildren(shown);
-    const start = shutterAt.current;
-    shutterAt.current = null;
-    if (start !== null) {
-      // The next frame painted shows it: how long the shutter took to answer.
-      requestAnimationFrame(() => {
-        const timings = (window.__cameraTimings ??= { shutterToPreviewMs: [], previewFirst: [] });
-        timings.shutterToPreviewMs.push(performance.now() - start);
-        timings.previewFirst.push(!fullStarted.current);
-      });
-    }
+    if (shot.current) timeShot(shot.current);
+    shot.current = null;
     return () => box.replaceChildren();
   }, [taken, withFrame]);
 

@@ -155,3 +155,25 @@ export function captureName(kind: 'photo' | 'video' | 'booth', ext: string, d = 
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${kind}-${d.getFullYear()}${pad(d.getMonth() + 1)}${pad(d.getDate())}-${pad(d.getHours())}${pad(d.getMinutes())}${pad(d.getSeconds())}.${ext}`;
 }
+
+/** Times of the shutter presses (bench:camera and the tests read them). */
+declare global {
+  interface Window {
+    __cameraTimings?: { shutterToPreviewMs: number[]; previewFirst: boolean[] };
+  }
+}
+
+/** A shutter press: when it came, and whether its full-size photo has begun. */
+export interface Shot {
+  start: number;
+  fullStarted: boolean;
+}
+
+/** Called as a press's preview goes on screen: the next painted frame shows it, so that is its time. */
+export function timeShot(shot: Shot): void {
+  requestAnimationFrame(() => {
+    const timings = (window.__cameraTimings ??= { shutterToPreviewMs: [], previewFirst: [] });
+    timings.shutterToPreviewMs.push(performance.now() - shot.start);
+    timings.previewFirst.push(!shot.fullStarted);
+  });
+}
