@@ -8,8 +8,8 @@ const made: string[] = [];
  * A fresh directory under the system's temp folder, removed when this test file's process exits
  * (node:test runs each file in a process of its own), so runs of the suite leave nothing behind.
  */
-export function tempDir(prefix = 'wedding-test-'): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+export function tempDir(prefix = 'wedding-test-', parent = os.tmpdir()): string {
+  const dir = fs.mkdtempSync(path.join(parent, prefix));
   if (!made.length) process.once('exit', removeAll);
   made.push(dir);
   return dir;
@@ -27,10 +27,7 @@ export function memoryTempDir(prefix = 'wedding-test-'): string {
   } catch {
     return tempDir(prefix);
   }
-  const dir = fs.mkdtempSync(path.join('/dev/shm', prefix));
-  if (!made.length) process.once('exit', removeAll);
-  made.push(dir);
-  return dir;
+  return tempDir(prefix, '/dev/shm');
 }
 
 function removeAll(): void {
