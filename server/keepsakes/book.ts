@@ -4,6 +4,7 @@ import PDFDocument from 'pdfkit';
 import QRCode from 'qrcode';
 import sharp from 'sharp';
 import { runs, type KeepsakeFace } from './fonts.js';
+import { jpegAsIs, type JpegAsIs } from './jpeg-as-is.js';
 import type { Paper } from '../../common/keepsake-types.js';
 import type { BookPlan, KeepsakeOutcome, MakeControl, PlanItem } from '../processing/keepsake-plan.js';
 
@@ -33,9 +34,50 @@ function write(doc: Doc, face: KeepsakeFace, size: number, text: string, x: numb
   });
 }
 
+/** PDFKit's image object, which the book opens itself to give it the orientation and colours it read. */
+type PdfJpeg = { width: number; height: number; orientation: number; colorSpace: unknown };
+
 /**
- * The pixels a photo gets for a printed box of `w` x `h` points: exactly PRINT_DPI at that size,
- * from the original (turned as displayed), or all it has when it has fewer.
+ * Draws a photo in its printed box. A JPEG original goes in as it is (its pixels, at least
+ * PRINT_DPI at that size where it has them, undecoded: see jpeg-as-is.ts), turned by its
+ * orientation and named in its colour profile; anything else is made by `printable`.
+ */
+async function drawPhoto(doc: Doc, p: PlanItem, at: Box, profiles: Map<string, PDFKit.PDFKitReference>): Promise<void> {
+  const asIs = await fsp
+    .readFile(p.file)
+    .then(jpegAsIs)
+    .catch(() => null);
+  if (asIs && fitsItsRecord(asIs, p)) {
+    const img = (doc as unknown as { openImage(src: Buffer): PdfJpeg }).openImage(asIs.data);
+    img.orientation = asIs.orientation;
+    if (asIs.icc) img.colorSpace = ['ICCBased', profileRef(doc, asIs.icc, asIs.components, profiles)];
+    doc.image(img as unknown as Buffer, at.x, at.y, { width: at.w, height: at.h });
+    return;
+  }
+  doc.image(await printable(p, at.w, at.h), at.x, at.y, { width: at.w, height: at.h });
+}
+
+/** The file, turned by its orientation, has the shape the photo's record says (else it is not the picture the site shows). */
+function fitsItsRecord(j: JpegAsIs, p: PlanItem): boolean {
+  const [w, h] = j.orientation >= 5 ? [j.height, j.width] : [j.width, j.height];
+  return Math.abs(w / h - p.width / p.height) <= 0.02 * (p.width / p.height);
+}
+
+/** One ICC profile stream for each distinct profile in the book (most photos share a few). */
+function profileRef(doc: Doc, icc: Buffer, components: number, profiles: Map<string, PDFKit.PDFKitReference>): PDFKit.PDFKitReference {
+  const key = icc.toString('base64');
+  let ref = profiles.get(key);
+  if (!ref) {
+    ref = doc.ref({ N: components, Alternate: components === 1 ? 'DeviceGray' : 'DeviceRGB' });
+    ref.end(icc);
+    profiles.set(key, ref);
+  }
+  return ref;
+}
+
+/**
+ * The pixels a photo gets for a printed box of `w` x `h` points when it cannot go in as it is:
+ * exactly PRINT_DPI at that size, from the original (turned as displayed), or all it has when it has fewer.
  */
 async function printable(p: PlanItem, w: number, h: number): Promise<Buffer> {
   const want = { width: Math.round((w / 72) * PRINT_DPI), height: Math.round((h / 72) * PRINT_DPI) };
@@ -94,6 +136,17 @@ function nextPage(items: PlanItem[], from: number, area: Box, pageNo: number): {
   return { count: 1, cells: [area] };
 }
 
+/** Waits while more than 32 MiB of the PDF is made but not yet on disk (originals go in faster than a disk may write them). */
+async function flowed(doc: Doc, out: fs.WriteStream): Promise<void> {
+  while (doc.readableLength + out.writableLength > 32 * 2 ** 20 && !out.destroyed) {
+    await new Promise<void>((resolve) => {
+      const done = () => (clearTimeout(timer), out.off('drain', done), resolve());
+      const timer = setTimeout(done, 50);
+      out.once('drain', done);
+    });
+  }
+}
+
 async function qrJpeg(url: string): Promise<Buffer> {
   const qr = QRCode.create(url, { errorCorrectionLevel: 'M' });
   const n = qr.modules.size;
@@ -119,7 +172,7 @@ async function qrJpeg(url: string): Promise<Buffer> {
 export async function makeBook(plan: BookPlan, ctl: MakeControl): Promise<KeepsakeOutcome> {
   const [W, H] = PAPER_POINTS[plan.paper];
   const { serif, sans } = plan.fonts;
-  const doc = new PDFDocument({ size: [W, H], margin: MARGIN, autoFirstPage: false, info: { Title: plan.title, Author: plan.names, Creator: 'wedding-photos' }, compress: true });
+  const doc = new PDFDocument({ size: [W, H], margin: MARGIN, autoFirstPage: false, info: { Title: plan.title, Author: plan.names, Creator: 'wedding-photos' }, compress: true, pdfVersion: '1.7' });
   const part = `${plan.output}.part`;
   const out = fs.createWriteStream(part);
   const written = new Promise<void>((resolve, reject) => {
@@ -127,6 +180,7 @@ export async function makeBook(plan: BookPlan, ctl: MakeControl): Promise<Keepsa
     out.on('error', reject);
   });
   doc.pipe(out);
+  const profiles = new Map<string, PDFKit.PDFKitReference>();
   let pages = 0;
   const addPage = () => {
     doc.addPage({ size: [W, H], margin: MARGIN });
@@ -136,6 +190,7 @@ export async function makeBook(plan: BookPlan, ctl: MakeControl): Promise<Keepsa
   let done = 0;
   const step = async (n = 1) => {
     done += n;
+    await flowed(doc, out);
     ctl.progress(Math.min(99, Math.floor((done / total) * 100)));
     await ctl.turn();
     ctl.signal?.throwIfAborted();
@@ -154,7 +209,7 @@ export async function makeBook(plan: BookPlan, ctl: MakeControl): Promise<Keepsa
         const turned = (meta.orientation ?? 1) >= 5;
         const item: PlanItem = { id: 'cover', video: false, file, fallback: file === plan.cover ? (plan.coverFallback ?? null) : null, width: turned ? meta.height : meta.width, height: turned ? meta.width : meta.height, duration: null, byline: null, moment: -1, at: 0 };
         const at = placeIn(item, box, false);
-        doc.image(await printable(item, at.w, at.h), at.x, at.y, { width: at.w, height: at.h });
+        await drawPhoto(doc, item, at, profiles);
         textTop = at.y + at.h + 28;
       }
     }
@@ -180,7 +235,7 @@ export async function makeBook(plan: BookPlan, ctl: MakeControl): Promise<Keepsa
         for (let k = 0; k < count; k++) {
           const p = items[i + k];
           const at = placeIn(p, cells[k], true);
-          doc.image(await printable(p, at.w, at.h), at.x, at.y, { width: at.w, height: at.h });
+          await drawPhoto(doc, p, at, profiles);
           if (p.byline) {
             doc.fillColor(plan.colours.text);
             write(doc, sans, 8.5, p.byline, at.x, at.y + at.h + 3, { width: at.w, align: 'right', lineBreak: false, height: CAPTION });

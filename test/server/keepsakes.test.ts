@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { makeAudio, postMessage, voiceReady } from '../helpers/guestbook.js';
+import { drawnImages, objects } from '../helpers/pdf.js';
 import { serverWithAdmin, TestClient, userClient, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { addPhoto } from './photos-fixture.js';
@@ -58,47 +58,6 @@ describe('keepsakes: rights and bad input', () => {
     assert.equal((await s.services.processing.idle(), (await admin.get('/admin/api/keepsakes')).body.keepsakes.length), 0);
   });
 });
-
-/** The PDF's objects: `n 0 obj ... endobj`, streams inflated. */
-function objects(pdf: Buffer): Map<number, { dict: string; stream: Buffer | null }> {
-  const out = new Map<number, { dict: string; stream: Buffer | null }>();
-  const text = pdf.toString('latin1');
-  for (const m of text.matchAll(/(\d+) 0 obj\s*([\s\S]*?)endobj/g)) {
-    const body = m[2];
-    const at = body.indexOf('stream');
-    let stream: Buffer | null = null;
-    let dict = body;
-    if (at >= 0) {
-      dict = body.slice(0, at);
-      const raw = Buffer.from(body.slice(at + 6).replace(/^\r?\n/, '').replace(/\r?\nendstream\s*$/, ''), 'latin1');
-      stream = /FlateDecode/.test(dict) ? zlib.inflateSync(raw) : raw;
-    }
-    out.set(Number(m[1]), { dict, stream });
-  }
-  return out;
-}
-
-/** The images each page draws: their pixels (from the PDF's objects) and the size they are drawn at, in points. */
-async function drawnImages(objs: Map<number, { dict: string; stream: Buffer | null }>): Promise<{ w: number; h: number; drawnW: number; drawnH: number; stream: Buffer }[]> {
-  const images = new Map<string, { w: number; h: number; stream: Buffer }>();
-  for (const o of objs.values()) {
-    const xo = /\/XObject\s*<<([^>]*)>>/.exec(o.dict);
-    if (!xo) continue;
-    for (const [, name, ref] of xo[1].matchAll(/\/(\w+) (\d+) 0 R/g)) {
-      const img = objs.get(Number(ref))!;
-      images.set(name, { w: Number(/\/Width (\d+)/.exec(img.dict)![1]), h: Number(/\/Height (\d+)/.exec(img.dict)![1]), stream: img.stream! });
-    }
-  }
-  const out = [];
-  for (const o of objs.values()) {
-    const content = o.stream?.toString('latin1') ?? '';
-    for (const [, a, d, name] of content.matchAll(/([\d.-]+) 0 0 ([\d.-]+) [\d.-]+ [\d.-]+ cm\s*\/(\w+) Do/g)) {
-      const img = images.get(name);
-      if (img) out.push({ ...img, drawnW: Math.abs(Number(a)), drawnH: Math.abs(Number(d)) });
-    }
-  }
-  return out;
-}
 
 /** Fails when any pixel of an image has the hidden photo's magenta. */
 async function noMagenta(images: { stream: Buffer }[]): Promise<void> {
