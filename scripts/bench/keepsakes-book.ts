@@ -1,11 +1,11 @@
 // bench:keepsakes' photo book side: what a PDF holds (pages, and each photo's pixels), and the
-// baseline: PDFKit and sharp alone drawing the same photos at the same pixel sizes onto as many
-// pages, one photo at a time as the book does. Run as a process of its own (so it runs at the
+// baseline: PDFKit alone putting the same original files in as they are (its own JPEG reader)
+// onto as many pages, one photo at a time as the book does. Run as a process of its own (so it runs at the
 // media worker's priority): node --import tsx keepsakes-book.ts '<json>' prints a JSON answer.
 import fs from 'node:fs';
+import fsp from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import PDFDocument from 'pdfkit';
-import sharp from 'sharp';
 import { PAPER_POINTS, PRINT_DPI } from '../../server/keepsakes/book.js';
 import type { Paper } from '../../common/keepsake-types.js';
 
@@ -48,7 +48,7 @@ export interface AloneAnswer {
   peakRss: number;
 }
 
-/** The baseline: each image made from an original as the book makes it (turned, resized to its pixels, JPEG q90 4:4:4) and drawn at PRINT_DPI. */
+/** The baseline: each original read and handed to PDFKit as it is, drawn at PRINT_DPI of the size the book gave its image. */
 async function alone(job: AloneJob): Promise<AloneAnswer> {
   const [W, H] = PAPER_POINTS[job.paper];
   const t = performance.now();
@@ -63,13 +63,8 @@ async function alone(job: AloneJob): Promise<AloneAnswer> {
     // As many pages as the book, the images spread over them in order.
     for (const p = Math.floor((i * pages) / images.length); page < p; page++) doc.addPage({ size: [W, H], margin: 0 });
     const { width, height } = images[i];
-    const pixels = await sharp(job.sources[i % job.sources.length], { failOn: 'none' })
-      .rotate()
-      .resize(width, height, { fit: 'fill' })
-      .flatten({ background: '#ffffff' })
-      .jpeg({ quality: 90, chromaSubsampling: '4:4:4' })
-      .toBuffer();
-    doc.image(pixels, 20, 20, { width: (width / PRINT_DPI) * 72, height: (height / PRINT_DPI) * 72 });
+    const original = await fsp.readFile(job.sources[i % job.sources.length]);
+    doc.image(original, 20, 20, { width: (width / PRINT_DPI) * 72, height: (height / PRINT_DPI) * 72 });
   }
   for (; page < pages - 1; page++) doc.addPage({ size: [W, H], margin: 0 });
   doc.end();

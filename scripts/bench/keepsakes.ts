@@ -9,12 +9,13 @@
 //     chains, sound and encoder settings, at the same nice 19), timed by /usr/bin/time.
 //     Goals: at most 1.25 x plain ffmpeg; under 10 minutes on 2 cores, its CPU time written down.
 //   book: an A4 book (--paper) of all --book visible photos (300): server + media worker RSS,
-//     sampled every 100 ms, at idle and at its peak, and pages a second, against PDFKit and sharp
-//     alone drawing the same photos at the same pixel sizes onto as many pages (keepsakes-book.ts,
-//     at the media worker's nice). Goals: under idle + 300 MiB; at least 10 pages a second.
+//     sampled every 100 ms, at idle and at its peak, and pages a second, against PDFKit alone
+//     putting the same originals in as they are onto as many pages (keepsakes-book.ts, at the
+//     media worker's nice). Goals: under idle + 300 MiB; at least 10 pages a second.
 // The load average is printed with the figures: the machine is shared.
 // Needs the built server: node scripts/build.mjs && npm run bench:keepsakes -- [--photos=100
-//   --clips=10 --book=300 --seconds=180 --paper=A4 --media-dir=DIR (keeps the media for the next run)]
+//   --clips=10 --book=300 --seconds=180 --paper=A4 --media-dir=DIR (keeps the media for the next run)
+//   --only=film|book]
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,7 +41,7 @@ import { approveAll } from './rush-clients.js';
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const args = new Map(process.argv.slice(2).map((a) => [a.replace(/^--/, '').split('=')[0], a.split('=')[1] ?? 'true']));
 const num = (name: string, fallback: number) => Number(args.get(name) ?? fallback);
-const opts = { photos: num('photos', 100), clips: num('clips', 10), book: num('book', 300), seconds: num('seconds', 180), paper: (args.get('paper') ?? 'A4') as Paper };
+const opts = { photos: num('photos', 100), clips: num('clips', 10), book: num('book', 300), seconds: num('seconds', 180), paper: (args.get('paper') ?? 'A4') as Paper, only: args.get('only') };
 const PASSWORD = 'bench-password-123';
 const MiB = 2 ** 20;
 const exec = promisify(execFile);
@@ -105,62 +106,66 @@ async function main(): Promise<void> {
     await sleep(3000);
 
     // ---- the film: through the app, then plain ffmpeg ----
-    const loadFilm = load();
-    const before = { server: times(serverPid), worker: times(worker) };
-    const film = await KeepsakeRun.start(admin, { kind: 'film', source: 'highlights', seconds: opts.seconds });
-    const filmDone = await film.done(90, 500);
-    const after = { server: times(serverPid), worker: times(worker) };
-    const tools = after.worker.children - before.worker.children;
-    const appCpu = after.server.own - before.server.own + (after.worker.own - before.worker.own) + tools;
-    const appFile = path.join(server.dataDir, 'media', 'keepsakes', `${film.id}.mp4`);
+    if (opts.only !== 'book') {
+      const loadFilm = load();
+      const before = { server: times(serverPid), worker: times(worker) };
+      const film = await KeepsakeRun.start(admin, { kind: 'film', source: 'highlights', seconds: opts.seconds });
+      const filmDone = await film.done(90, 500);
+      const after = { server: times(serverPid), worker: times(worker) };
+      const tools = after.worker.children - before.worker.children;
+      const appCpu = after.server.own - before.server.own + (after.worker.own - before.worker.own) + tools;
+      const appFile = path.join(server.dataDir, 'media', 'keepsakes', `${film.id}.mp4`);
 
-    const sqlite = openDatabase(path.join(server.dataDir, 'wedding.db'), { readonly: true });
-    const db = createKysely(sqlite);
-    const paths = dataPaths(server.dataDir);
-    const planner = new KeepsakePlanner({ db, paths, settings: new SettingsService(db), originals: localOriginals(paths), publicUrl: undefined, ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
-    const row = await db.selectFrom('keepsakes').selectAll().where('id', '=', film.id).executeTakeFirstOrThrow();
-    const baseDir = path.join(server.dataDir, 'baseline');
-    fs.mkdirSync(baseDir, { recursive: true });
-    const plan = (await planner.plan(row, baseDir)) as FilmPlan;
-    const plainFile = path.join(baseDir, 'film.mp4');
-    const command = await filmInOneCommand(plan, plainFile);
-    const loadPlain = load();
-    const timed = await exec('/usr/bin/time', ['-f', 'TIMED %e %U %S %M', 'nice', '-n', '19', 'ffmpeg', ...command], { maxBuffer: 64 * MiB });
-    const [wall, user, sys, maxKb] = /TIMED ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(timed.stderr)!.slice(1).map(Number);
-    sqlite.close();
-    const pieces = command.filter((a) => a === '-i').length;
-    console.log(`\nfilm (${plan.items.length} highlighted items, ${pieces} ffmpeg inputs in the one command):`);
-    console.log(`  app:   ${min(filmDone.seconds)} asked -> ready (load ${loadFilm}); CPU ${min(appCpu)} (ffmpeg/ffprobe ${min(tools)}, media worker ${(after.worker.own - before.worker.own).toFixed(1)} s, server ${(after.server.own - before.server.own).toFixed(1)} s); ${(await duration(appFile)).toFixed(2)} s of film, ${(fs.statSync(appFile).size / 1e6).toFixed(1)} MB`);
-    console.log(`  plain ffmpeg, one command: ${min(wall)} (load ${loadPlain}); CPU ${min(user + sys)}; its peak RSS ${(maxKb / 1024).toFixed(0)} MiB; ${(await duration(plainFile)).toFixed(2)} s of film, ${(fs.statSync(plainFile).size / 1e6).toFixed(1)} MB`);
-    console.log(`  ratio app/plain: wall ${(filmDone.seconds / wall).toFixed(2)}, CPU ${(appCpu / (user + sys)).toFixed(2)} (goal <= 1.25); app CPU over 2 cores: ${min(appCpu / 2)} (goal under 10 min on 2 cores)`);
-    fs.rmSync(baseDir, { recursive: true, force: true });
+      const sqlite = openDatabase(path.join(server.dataDir, 'wedding.db'), { readonly: true });
+      const db = createKysely(sqlite);
+      const paths = dataPaths(server.dataDir);
+      const planner = new KeepsakePlanner({ db, paths, settings: new SettingsService(db), originals: localOriginals(paths), publicUrl: undefined, ffmpegPath: 'ffmpeg', ffprobePath: 'ffprobe' });
+      const row = await db.selectFrom('keepsakes').selectAll().where('id', '=', film.id).executeTakeFirstOrThrow();
+      const baseDir = path.join(server.dataDir, 'baseline');
+      fs.mkdirSync(baseDir, { recursive: true });
+      const plan = (await planner.plan(row, baseDir)) as FilmPlan;
+      const plainFile = path.join(baseDir, 'film.mp4');
+      const command = await filmInOneCommand(plan, plainFile);
+      const loadPlain = load();
+      const timed = await exec('/usr/bin/time', ['-f', 'TIMED %e %U %S %M', 'nice', '-n', '19', 'ffmpeg', ...command], { maxBuffer: 64 * MiB });
+      const [wall, user, sys, maxKb] = /TIMED ([\d.]+) ([\d.]+) ([\d.]+) (\d+)/.exec(timed.stderr)!.slice(1).map(Number);
+      sqlite.close();
+      const pieces = command.filter((a) => a === '-i').length;
+      console.log(`\nfilm (${plan.items.length} highlighted items, ${pieces} ffmpeg inputs in the one command):`);
+      console.log(`  app:   ${min(filmDone.seconds)} asked -> ready (load ${loadFilm}); CPU ${min(appCpu)} (ffmpeg/ffprobe ${min(tools)}, media worker ${(after.worker.own - before.worker.own).toFixed(1)} s, server ${(after.server.own - before.server.own).toFixed(1)} s); ${(await duration(appFile)).toFixed(2)} s of film, ${(fs.statSync(appFile).size / 1e6).toFixed(1)} MB`);
+      console.log(`  plain ffmpeg, one command: ${min(wall)} (load ${loadPlain}); CPU ${min(user + sys)}; its peak RSS ${(maxKb / 1024).toFixed(0)} MiB; ${(await duration(plainFile)).toFixed(2)} s of film, ${(fs.statSync(plainFile).size / 1e6).toFixed(1)} MB`);
+      console.log(`  ratio app/plain: wall ${(filmDone.seconds / wall).toFixed(2)}, CPU ${(appCpu / (user + sys)).toFixed(2)} (goal <= 1.25); app CPU over 2 cores: ${min(appCpu / 2)} (goal under 10 min on 2 cores)`);
+      fs.rmSync(baseDir, { recursive: true, force: true });
+    }
 
-    // ---- the book: through the app, then PDFKit and sharp alone ----
-    await sleep(3000);
-    const rss = () => server.rss() + server.workerRss();
-    const idle = peakOf(rss);
-    await sleep(3000);
-    const idleRss = idle.stop();
-    const loadBook = load();
-    const bookBefore = times(worker);
-    const peak = peakOf(rss);
-    const book = await KeepsakeRun.start(admin, { kind: 'book', source: 'visible', paper: opts.paper });
-    const bookDone = await book.done(90);
-    const peakRss = peak.stop();
-    const bookCpu = times(worker).own - bookBefore.own;
-    const bookFile = path.join(server.dataDir, 'media', 'keepsakes', `${book.id}.pdf`);
-    const facts = pdfFacts(bookFile);
-    const loadAlone = load();
-    const job = { facts, sources: media.photos.slice(0, count), paper: opts.paper, output: path.join(server.dataDir, 'alone.pdf') };
-    const ran = await exec('nice', ['-n', String(WORKER_NICE), process.execPath, '--import', 'tsx', path.join(ROOT, 'scripts/bench/keepsakes-book.ts'), JSON.stringify(job)], { maxBuffer: 16 * MiB });
-    const aloneRun = JSON.parse(ran.stdout.trim().split('\n').pop()!) as AloneAnswer;
-    const pagesApp = facts.pages / bookDone.seconds;
-    const pagesAlone = facts.pages / aloneRun.seconds;
-    console.log(`\nbook (${opts.paper}, ${facts.pages} pages, ${facts.images.length} images, ${(fs.statSync(bookFile).size / 1e6).toFixed(0)} MB):`);
-    console.log(`  app:   ${bookDone.seconds.toFixed(1)} s asked -> ready (load ${loadBook}): ${pagesApp.toFixed(2)} pages/s (goal >= 10); media worker CPU ${(bookCpu / facts.pages).toFixed(2)} s a page`);
-    console.log(`         server + media worker RSS: idle ${(idleRss / MiB).toFixed(0)} MiB, peak ${(peakRss / MiB).toFixed(0)} MiB: +${((peakRss - idleRss) / MiB).toFixed(0)} MiB (goal < +300 MiB)`);
-    console.log(`  PDFKit + sharp alone, same images and pages (nice ${WORKER_NICE}): ${aloneRun.seconds.toFixed(1)} s (load ${loadAlone}): ${pagesAlone.toFixed(2)} pages/s; CPU ${(aloneRun.cpu / facts.pages).toFixed(2)} s a page; its peak RSS ${(aloneRun.peakRss / MiB).toFixed(0)} MiB`);
-    console.log(`  ratio app/alone: pages/s ${(pagesApp / pagesAlone).toFixed(2)}, CPU a page ${(bookCpu / aloneRun.cpu).toFixed(2)}`);
+    // ---- the book: through the app, then PDFKit alone ----
+    if (opts.only !== 'film') {
+      await sleep(3000);
+      const rss = () => server.rss() + server.workerRss();
+      const idle = peakOf(rss);
+      await sleep(3000);
+      const idleRss = idle.stop();
+      const loadBook = load();
+      const bookBefore = times(worker);
+      const peak = peakOf(rss);
+      const book = await KeepsakeRun.start(admin, { kind: 'book', source: 'visible', paper: opts.paper });
+      const bookDone = await book.done(90);
+      const peakRss = peak.stop();
+      const bookCpu = times(worker).own - bookBefore.own;
+      const bookFile = path.join(server.dataDir, 'media', 'keepsakes', `${book.id}.pdf`);
+      const facts = pdfFacts(bookFile);
+      const loadAlone = load();
+      const job = { facts, sources: media.photos.slice(0, count), paper: opts.paper, output: path.join(server.dataDir, 'alone.pdf') };
+      const ran = await exec('nice', ['-n', String(WORKER_NICE), process.execPath, '--import', 'tsx', path.join(ROOT, 'scripts/bench/keepsakes-book.ts'), JSON.stringify(job)], { maxBuffer: 16 * MiB });
+      const aloneRun = JSON.parse(ran.stdout.trim().split('\n').pop()!) as AloneAnswer;
+      const pagesApp = facts.pages / bookDone.seconds;
+      const pagesAlone = facts.pages / aloneRun.seconds;
+      console.log(`\nbook (${opts.paper}, ${facts.pages} pages, ${facts.images.length} images, ${(fs.statSync(bookFile).size / 1e6).toFixed(0)} MB):`);
+      console.log(`  app:   ${bookDone.seconds.toFixed(1)} s asked -> ready (load ${loadBook}): ${pagesApp.toFixed(2)} pages/s (goal >= 10); media worker CPU ${(bookCpu / facts.pages).toFixed(2)} s a page`);
+      console.log(`         server + media worker RSS: idle ${(idleRss / MiB).toFixed(0)} MiB, peak ${(peakRss / MiB).toFixed(0)} MiB: +${((peakRss - idleRss) / MiB).toFixed(0)} MiB (goal < +300 MiB)`);
+      console.log(`  PDFKit alone, the same originals as they are, as many pages (nice ${WORKER_NICE}): ${aloneRun.seconds.toFixed(1)} s (load ${loadAlone}): ${pagesAlone.toFixed(2)} pages/s; CPU ${(aloneRun.cpu / facts.pages).toFixed(2)} s a page; its peak RSS ${(aloneRun.peakRss / MiB).toFixed(0)} MiB`);
+      console.log(`  ratio app/alone: pages/s ${(pagesApp / pagesAlone).toFixed(2)}, CPU a page ${(bookCpu / aloneRun.cpu).toFixed(2)}`);
+    }
     console.log(`\nload average at the end: ${load()}`);
   } finally {
     await server.stop();
