@@ -9,8 +9,11 @@
 //   --rush-nice=N: the rush's process at nice N, the server and this process (which sends and
 //     times the commands) at 0: on the day the phones have CPUs of their own, while here they
 //     share the server's two cores (bench:rush's --uploaders-nice does the same for its guests).
-//     The walls' Chromium sets its own processes' priorities (as root its browser and GPU
-//     processes at -8, renderers at 0 or 5), so they stay as it has them
+//   --walls-nice=N (default 0): the walls' Chromium no higher than nice N. As root Chromium puts
+//     its browser and GPU processes at -8, ahead of the server; on the day each wall is a machine
+//     of its own, so by default they are held at 0 (every thread, checked every 500 ms), level
+//     with the server. --walls-nice=chromium leaves them as Chromium sets them (the runs before
+//     2026-12-07's evening)
 // (needs the built client: node scripts/build.mjs)
 import fs from 'node:fs';
 import os from 'node:os';
@@ -174,6 +177,30 @@ async function phase(admin: TestClient, pages: Page[], pids: [number, number?], 
   return { commands: Object.keys(sent).length, p50Ms: shown.p50, p99Ms: shown.p99, maxMs: shown.max, answered: spread(answered), health: spread(health), arrived: spread(arrivals), missed, lost, load: [loadStart, load()], cores };
 }
 
+/** Every process below `pid`, itself included. */
+function tree(pid: number): number[] {
+  return [pid, ...children(pid).flatMap(tree)];
+}
+
+/** Holds every thread of the processes `roots()` gives, and those below them, at nice `n` or lower in priority; stops when called. */
+function holdNice(roots: () => number[], n: number): () => void {
+  const hold = () => {
+    for (const pid of roots().flatMap(tree)) {
+      const tasks = fs.existsSync(`/proc/${pid}/task`) ? fs.readdirSync(`/proc/${pid}/task`).map(Number) : [];
+      for (const tid of tasks) {
+        try {
+          if (os.getPriority(tid) < n) os.setPriority(tid, n);
+        } catch {
+          // gone meanwhile
+        }
+      }
+    }
+  };
+  hold();
+  const timer = setInterval(hold, 500);
+  return () => clearInterval(timer);
+}
+
 /** Runs `start` with this process at nice `n`, so that the process it starts inherits it, then puts this one back at 0 (which takes root). */
 async function niced<T>(n: number, start: () => Promise<T>): Promise<T> {
   if (!n) return start();
@@ -185,7 +212,7 @@ async function niced<T>(n: number, start: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function runWallCommands(opts: { walls: number; commands: number; everyMs?: number; rush?: RushPlan; rushNice?: number; log?: (m: string) => void }): Promise<CommandsResult> {
+export async function runWallCommands(opts: { walls: number; commands: number; everyMs?: number; rush?: RushPlan; rushNice?: number; wallsNice?: number | null; log?: (m: string) => void }): Promise<CommandsResult> {
   const log = opts.log ?? (() => undefined);
   const everyMs = opts.everyMs ?? 500;
   const nice = opts.rushNice ?? 0;
@@ -197,6 +224,11 @@ export async function runWallCommands(opts: { walls: number; commands: number; e
   const server = await new BenchServer({ ADMIN_PASSWORD: PASSWORD, UV_THREADPOOL_SIZE: String(RECOMMENDED_THREAD_POOL), ...(jemalloc ? { LD_PRELOAD: jemalloc } : {}) }).start();
   const browser = await launchBrowser();
   if (nice) log(`the rush's process at nice ${nice}; the server and this process at ${os.getPriority()}`);
+  const wallsNice = opts.wallsNice === undefined ? 0 : opts.wallsNice;
+  // Not the walls: the server and the rush's process.
+  const others = new Set([server.child.pid!, ...(made ? [made.rush.pid] : [])]);
+  const release = wallsNice === null ? () => undefined : holdNice(() => children(process.pid).filter((c) => !others.has(c)), wallsNice);
+  log(wallsNice === null ? "the walls' Chromium at the priorities it sets itself" : `the walls' Chromium held at nice ${wallsNice} or lower in priority`);
   try {
     const admin = new TestClient(server.url);
     await admin.login('admin', PASSWORD);
@@ -221,6 +253,7 @@ export async function runWallCommands(opts: { walls: number; commands: number; e
     const summary = await made.rush.stop();
     return { walls: opts.walls, baseline, rush: { ...rushed, summary, media: { files: made.files, gb: made.gb, seconds: made.seconds } } };
   } finally {
+    release();
     await browser.close();
     await server.stop();
   }
@@ -243,7 +276,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
     ? { guests: num('guests', 100), photos: num('photos', 6), videos: num('videos', 1), photoMb: range('photo-mb', '2-9'), videoMb: range('video-mb', '10-30'), distinct: num('distinct', 8), browsers: num('browsers', 20) }
     : undefined;
   const walls = Number(positional[0] ?? 5);
-  const r = await runWallCommands({ walls, commands: Number(positional[1] ?? 60), everyMs: num('every', 500), rushNice: num('rush-nice', 0), rush, log: (m) => console.log(m) });
+  const r = await runWallCommands({ walls, commands: Number(positional[1] ?? 60), everyMs: num('every', 500), rushNice: num('rush-nice', 0), wallsNice: args.get('walls-nice') === 'chromium' ? null : num('walls-nice', 0), rush, log: (m) => console.log(m) });
   console.log(JSON.stringify(r, null, 2));
   console.log(`\nwall-commands: announcements from the remote's API to ${r.walls} open walls, until each shows it (goal: p99 < 1 s)`);
   console.log(line('without the rush (baseline)', r.baseline));
