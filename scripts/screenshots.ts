@@ -29,19 +29,19 @@ const photo = (file: string) => path.join(PHOTOS, file);
  * fall in the first two schedule items, the welcome party and the wedding day.
  */
 const GUESTS: GuestPhoto[] = [
-  { file: photo('adi-goldstein-Hli3R6LKibo-unsplash.jpg'), by: 'Grandma Rose', as: 'IMG_0412.jpg' },
+  { file: photo('pexels-paula-rodriguez-2161068380-37194849.jpg'), by: 'Grandma Rose', as: 'IMG_0412.jpg' },
   { file: photo('pexels-melike-benli-9041810.jpg'), by: 'Anna', as: 'IMG_2117.jpg' },
   { file: photo('pexels-polina-tankilevitch-5848780.jpg'), by: 'Priya', as: 'IMG_2093.jpg' },
-  { file: photo('pexels-jonathan-nenemann-13434458-portrait.jpg'), by: 'Luis', as: 'PXL_20250607_221031.jpg' },
-  { file: photo('pexels-marcelo-miranda-7708722-portrait.jpg'), by: 'Luis', as: 'PXL_20250606_201533.jpg' },
-  { file: photo('alasdair-elmes-ULHxWq8reao-unsplash.jpg'), by: 'Tom', as: 'DSC_0871.jpg' },
-  { file: photo('pexels-melike-benli-9041810-portrait.jpg'), by: 'Anna', as: 'IMG_2118.jpg' },
+  { file: photo('pexels-bulat843-1243575272-34079489.jpg'), by: 'Luis', as: 'PXL_20250607_221031.jpg' },
+  { file: photo('pexels-anthonyshkraba-production-8910427.jpg'), by: 'Luis', as: 'PXL_20250606_201533.jpg' },
+  { file: photo('kelsey-chance-575541-unsplash.jpg'), by: 'Tom', as: 'DSC_0871.jpg' },
+  { file: photo('pexels-chris-wade-ntezicimpa-564856410-20221662.jpg'), by: 'Anna', as: 'IMG_2118.jpg' },
   { file: photo('pexels-antoni-shkraba-7507067.jpg'), by: 'Priya', as: 'IMG_2150.jpg' },
   { file: photo('pexels-jonathan-nenemann-13434458.jpg'), by: 'Luis', as: 'PXL_20250607_221027.jpg' },
-  { file: photo('elena-de-soto-w423NnHFjFg-unsplash.jpg'), by: 'Tom', as: 'DSC_0933.jpg' },
+  { file: photo('pexels-jonathan-nenemann-13434429.jpg'), by: 'Tom', as: 'DSC_0933.jpg' },
 ];
 /** The one Anna sends on the upload page. */
-const ON_THE_PAGE = photo('matty-adame-nLUb9GThIcg-unsplash.jpg');
+const ON_THE_PAGE = photo('pexels-ekoagalarov-28815676.jpg');
 const COVER = photo('pexels-melike-benli-9041810.jpg');
 const MOMENTS: Moments = {
   zone: 'America/New_York',
