@@ -1,6 +1,6 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
-import { run } from '../processing/ffmpeg.js';
+import { run, type RunOptions } from '../processing/ffmpeg.js';
 import { ToolMissingError, toolInstalled } from '../processing/tools.js';
 import { chapters, FILM_HEIGHT, FILM_WIDTH, filmPieces, FPS, timeline, XF, type Piece } from './film-timeline.js';
 import { bestFile } from './fonts.js';
@@ -160,19 +160,32 @@ async function renderSegment(job: Job, pieces: Piece[], from: number, to: number
   const args = ['-v', 'error', '-nostdin', '-y', ...v.inputs, '-filter_complex', v.graph.join(';'), '-map', `[${v.label}]`, '-frames:v', String(v.frames), ...VIDEO_CODEC, '-an'];
   args.push('-progress', 'pipe:1', '-nostats', '-f', 'mpegts', file);
   let buffered = '';
-  await ffmpeg(job, args, 120_000 + v.frames * 400, (chunk) => {
+  const onOutput = (chunk: Buffer) => {
     buffered += chunk.toString();
     const lines = buffered.split('\n');
     buffered = lines.pop() ?? '';
     for (const line of lines) if (line.startsWith('frame=')) onFrames(Number(line.slice(6)) || 0);
-  });
+  };
+  // Stopped rather than paused when uploads come first: paused, a segment's ffmpeg would keep its
+  // memory (631 MiB for eight pieces at 1080p) all the while, memory the server's reads then lack.
+  const stop = new AbortController();
+  const signal = job.ctl.signal ? AbortSignal.any([job.ctl.signal, stop.signal]) : stop.signal;
+  try {
+    await ffmpeg(job, args, 120_000 + v.frames * 400, onOutput, { signal, onStart: () => job.ctl.onTool?.({ pause: () => stop.abort(), resume: () => undefined }) });
+  } catch (e) {
+    if (stop.signal.aborted && !job.ctl.signal?.aborted) throw new Yielded();
+    throw e;
+  }
   return v.frames;
 }
 
-function ffmpeg(job: Job, args: string[], timeoutMs: number, onOutput?: (chunk: Buffer) => void): Promise<Buffer> {
+/** A segment stopped to let other work go first; it is made again from its start. */
+class Yielded extends Error {}
+
+function ffmpeg(job: Job, args: string[], timeoutMs: number, onOutput?: (chunk: Buffer) => void, own?: Pick<RunOptions, 'signal' | 'onStart'>): Promise<Buffer> {
   const { plan, ctl } = job;
   if (!toolInstalled(plan.ffmpegPath)) return Promise.reject(new ToolMissingError('ffmpeg'));
-  return run('nice', ['-n', '19', plan.ffmpegPath, ...args], { name: 'ffmpeg', timeoutMs, signal: ctl.signal, onOutput, onStart: (t) => ctl.onTool?.(t) });
+  return run('nice', ['-n', '19', plan.ffmpegPath, ...args], { name: 'ffmpeg', timeoutMs, signal: ctl.signal, onOutput, onStart: (t) => ctl.onTool?.(t), ...own });
 }
 
 async function hasAudio(job: Job, file: string): Promise<boolean> {
@@ -248,7 +261,17 @@ export async function makeFilm(plan: FilmPlan, ctl: MakeControl): Promise<Keepsa
       const to = Math.min(from + PER_SEGMENT - 1, pieces.length - 1);
       const file = path.join(plan.work, `segment-${String(n).padStart(4, '0')}.ts`);
       const base = doneFrames;
-      const frames = await renderSegment(job, pieces, from, to, file, (f) => ctl.progress(Math.min(95, Math.floor(((base + f) / total) * 95))));
+      let frames = 0;
+      for (;;) {
+        try {
+          frames = await renderSegment(job, pieces, from, to, file, (f) => ctl.progress(Math.min(95, Math.floor(((base + f) / total) * 95))));
+          break;
+        } catch (e) {
+          if (!(e instanceof Yielded)) throw e;
+          await ctl.turn(); // until other work is done
+          ctl.signal?.throwIfAborted();
+        }
+      }
       doneFrames += frames;
       segments.push(file);
       ctl.progress(Math.min(95, Math.floor((doneFrames / total) * 95)));
