@@ -45,7 +45,7 @@ describe('jpegAsIs: a JPEG as a PDF can hold it', () => {
     }
   });
 
-  test('a phone picture with data after its end, progressive JPEGs; a cut-off file, CMYK and 12-bit-free arithmetic are not taken', async () => {
+  test('a phone picture with data after its end and a progressive JPEG are taken; a cut-off file, CMYK and what is not a JPEG are not', async () => {
     const plain = await halves(64, 48).jpeg().toBuffer();
     const trailing = Buffer.concat([plain, Buffer.from('\xff\xd8 a gain map or depth picture \xff\xd9', 'latin1')]);
     assert.deepEqual(jpegAsIs(trailing)!.data, jpegAsIs(plain)!.data);
