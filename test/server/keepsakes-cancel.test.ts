@@ -2,15 +2,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { execFileSync } from 'node:child_process';
 import sharp from 'sharp';
+import { toolsOf } from '../helpers/processes.js';
 import { serverWithAdmin, type TestClient, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { addPhoto } from './photos-fixture.js';
 
 // Deleting a keepsake while it is being made stops it at once: its ffmpeg is killed, what it had
-// written goes, and the next one is made as usual. While other work runs, a film's ffmpeg is
-// stopped rather than kept paused (it would hold its memory), and the film goes on after.
+// written goes, and the next one is made as usual.
 let s: TestServer;
 let admin: TestClient;
 const dir = tempDir('wedding-keepsakes-cancel-');
@@ -26,20 +25,6 @@ before(async () => {
 after(() => s.close());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The processes whose command line names the keepsake (its ffmpeg reads and writes `<id>.work/`). */
-function toolsOf(id: string): { pid: number; args: string }[] {
-  const out: { pid: number; args: string }[] = [];
-  for (const pid of fs.readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ');
-      if (args.includes(id)) out.push({ pid: Number(pid), args });
-    } catch {
-      /* ended meanwhile */
-    }
-  }
-  return out;
-}
 
 const keepsakesDir = () => path.join(s.dataDir, 'media', 'keepsakes');
 const filesOf = (id: string) => (fs.existsSync(keepsakesDir()) ? fs.readdirSync(keepsakesDir()).filter((n) => n.startsWith(id)) : []);
@@ -86,28 +71,5 @@ describe('keepsakes: deleting one that is being made', () => {
     const made = (await admin.get(`/admin/api/keepsakes/${book.body.keepsake.id}`)).body.keepsake;
     assert.equal(made.status, 'ready', made.error);
     assert.deepEqual(fs.readdirSync(keepsakesDir()).sort(), [`${made.id}.pdf`], 'only the book is left');
-  });
-});
-
-describe('keepsakes: a film gives way to other work', () => {
-  test('while another job runs its ffmpeg is stopped, not kept paused; once none does the film is made, its full length', async () => {
-    const id = await filmUnderWay();
-    // Another job running (as an upload's processing would be): the film gives way within the queue's look (every 500 ms).
-    const db = s.writable();
-    const now = Date.now();
-    const job = db.prepare("INSERT INTO jobs (type, photo_id, status, run_after, created_at, updated_at) VALUES ('process-media', NULL, 'running', 0, ?, ?)").run(now, now).lastInsertRowid;
-    await until(() => !toolsOf(id).some((t) => t.args.includes('ffmpeg')), 5000, "the film's ffmpeg gone while another job runs");
-    await sleep(1500);
-    assert.deepEqual(toolsOf(id), [], 'no ffmpeg of the film started again meanwhile, none kept stopped');
-    assert.equal((await admin.get(`/admin/api/keepsakes/${id}`)).body.keepsake.status, 'making');
-
-    db.prepare('DELETE FROM jobs WHERE id = ?').run(job);
-    await s.services.processing.idle();
-    const k = (await admin.get(`/admin/api/keepsakes/${id}`)).body.keepsake;
-    assert.equal(k.status, 'ready', k.error);
-    const file = path.join(dir, 'after-giving-way.mp4');
-    fs.writeFileSync(file, Buffer.from(await (await admin.fetch(k.url)).arrayBuffer()));
-    const seconds = Number(execFileSync('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]).toString());
-    assert.ok(Math.abs(seconds - 60) <= 3, `60 s within 5%: ${seconds}`);
   });
 });

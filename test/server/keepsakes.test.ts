@@ -7,6 +7,7 @@ import jsQR from 'jsqr';
 import sharp from 'sharp';
 import { makeAudio, postMessage, voiceReady } from '../helpers/guestbook.js';
 import { drawnImages, objects } from '../helpers/pdf.js';
+import { toolsOf } from '../helpers/processes.js';
 import { serverWithAdmin, TestClient, userClient, type TestServer } from '../helpers/server.js';
 import { tempDir } from '../helpers/temp.js';
 import { addPhoto } from './photos-fixture.js';
@@ -15,6 +16,7 @@ let s: TestServer;
 let admin: TestClient;
 let landId: string;
 const dir = tempDir('wedding-keepsakes-');
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 before(async () => {
   ({ s, admin } = await serverWithAdmin());
@@ -176,6 +178,17 @@ describe('keepsakes: the film', () => {
     const musicId = ((await m.json()) as any).music.id;
     const r = await admin.post('/admin/api/keepsakes', { kind: 'film', seconds: 60, music_id: musicId });
     assert.equal(r.status, 202, JSON.stringify(r.body));
+    // Uploads' processing goes first: while another job runs the film's ffmpeg is stopped, not kept
+    // paused (holding its memory), and once none does its segment is made again; the film below is whole.
+    const film = r.body.keepsake.id as string;
+    const running = () => toolsOf(film).some((t) => t.args.includes('ffmpeg'));
+    for (const t = Date.now(); !running(); await sleep(50)) assert.ok(Date.now() - t < 60_000, "the film's ffmpeg runs");
+    const db = s.writable();
+    const job = db.prepare("INSERT INTO jobs (type, photo_id, status, run_after, created_at, updated_at) VALUES ('process-media', NULL, 'running', 0, ?, ?)").run(Date.now(), Date.now()).lastInsertRowid;
+    for (const t = Date.now(); toolsOf(film).length; await sleep(50)) assert.ok(Date.now() - t < 5000, "the film's ffmpeg gone while another job runs");
+    await sleep(1500);
+    assert.deepEqual(toolsOf(film), [], 'none started again meanwhile, none kept stopped');
+    db.prepare('DELETE FROM jobs WHERE id = ?').run(job);
     assert.equal((await admin.get('/api/keepsakes/film')).body.film, null);
     const k = await made(r.body.keepsake.id);
     assert.equal(k.status, 'ready', k.error);
