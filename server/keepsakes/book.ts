@@ -43,10 +43,8 @@ type PdfJpeg = { width: number; height: number; orientation: number; colorSpace:
  * orientation and named in its colour profile; anything else is made by `printable`.
  */
 async function drawPhoto(doc: Doc, p: PlanItem, at: Box, profiles: Map<string, PDFKit.PDFKitReference>): Promise<void> {
-  const asIs = await fsp
-    .readFile(p.file)
-    .then(jpegAsIs)
-    .catch(() => null);
+  const bytes = await fsp.readFile(p.file).catch(() => null);
+  const asIs = bytes && jpegAsIs(bytes);
   if (asIs && fitsItsRecord(asIs, p)) {
     const img = (doc as unknown as { openImage(src: Buffer): PdfJpeg }).openImage(asIs.data);
     img.orientation = asIs.orientation;
@@ -54,7 +52,7 @@ async function drawPhoto(doc: Doc, p: PlanItem, at: Box, profiles: Map<string, P
     doc.image(img as unknown as Buffer, at.x, at.y, { width: at.w, height: at.h });
     return;
   }
-  doc.image(await printable(p, at.w, at.h), at.x, at.y, { width: at.w, height: at.h });
+  doc.image(await printable(p, at.w, at.h, bytes), at.x, at.y, { width: at.w, height: at.h });
 }
 
 /** The file, turned by its orientation, has the shape the photo's record says (else it is not the picture the site shows). */
@@ -79,9 +77,10 @@ function profileRef(doc: Doc, icc: Buffer, components: number, profiles: Map<str
  * The pixels a photo gets for a printed box of `w` x `h` points when it cannot go in as it is:
  * exactly PRINT_DPI at that size, from the original (turned as displayed), or all it has when it has fewer.
  */
-async function printable(p: PlanItem, w: number, h: number): Promise<Buffer> {
+async function printable(p: PlanItem, w: number, h: number, read: Buffer | null): Promise<Buffer> {
   const want = { width: Math.round((w / 72) * PRINT_DPI), height: Math.round((h / 72) * PRINT_DPI) };
-  const render = async (file: string) => {
+  // The original's bytes, already read for `jpegAsIs`, are not read again.
+  const render = async (file: string | Buffer) => {
     const img = sharp(file, { failOn: 'none', limitInputPixels: 268_402_689 }).rotate();
     const meta = await sharp(file, { failOn: 'none' }).metadata();
     const turned = (meta.orientation ?? 1) >= 5;
@@ -90,7 +89,7 @@ async function printable(p: PlanItem, w: number, h: number): Promise<Buffer> {
     return img.resize(size.width, size.height, { fit: 'fill' }).flatten({ background: '#ffffff' }).jpeg({ quality: 90, chromaSubsampling: '4:4:4' }).toBuffer();
   };
   try {
-    return await render(p.file);
+    return await render(read ?? p.file);
   } catch (e) {
     if (!p.fallback) throw e;
     return render(p.fallback);
