@@ -18,6 +18,11 @@ export class OffsiteRepo {
     return this.db.selectFrom('offsite_dirty').select(['owner', 'at']).orderBy('at').limit(limit).execute();
   }
 
+  /** Whether a change is still to be looked at (until then the copy is behind, whatever the rows say). */
+  async anyDirty(): Promise<boolean> {
+    return (await this.db.selectFrom('offsite_dirty').select('owner').limit(1).executeTakeFirst()) !== undefined;
+  }
+
   /** Done with an owner, unless it changed again while it was looked at. */
   async clean(owner: string, at: number): Promise<void> {
     await this.db.deleteFrom('offsite_dirty').where('owner', '=', owner).where('at', '<=', at).execute();

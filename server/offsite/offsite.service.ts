@@ -226,7 +226,11 @@ export class OffsiteService {
     const totals = await this.copier.repo.totals();
     const e = this.copier.lastError;
     let state: OffsiteState = 'off';
-    if (configured) state = this.copier.failing ? 'failing' : totals.files_copied < totals.files_total ? 'behind' : 'ok';
+    if (configured) {
+      // A photo just stored has no row yet until the copy looked at it: that is behind too.
+      const behind = totals.files_copied < totals.files_total || (await this.copier.repo.anyDirty());
+      state = this.copier.failing ? 'failing' : behind ? 'behind' : 'ok';
+    }
     return {
       configured,
       state,

@@ -226,6 +226,29 @@ test('"Test connection" on a site set up by the page: a missing bucket and an un
   }
 });
 
+test('a photo the copy has not looked at yet keeps it "behind", not "ok"', async () => {
+  // The copy looks for changes once a minute here: the new photo waits unseen meanwhile.
+  const slow = await startTestServer(bucket.env, tempDir(), { ...FAST, offsitePollMs: 60_000 });
+  try {
+    const a = await adminClient(slow.url);
+    const state = async () => (await a.json('GET', '/admin/api/offsite')).body;
+    await until(async () => (await state()).state === 'ok', 'the first look at an empty site');
+    const up = await uploadFile(slow.url, unique('Canon_40D.jpg'), 'unseen.jpg');
+    assert.equal(up.status, 201);
+    assert.equal(await waitForStatus(slow.url, up.body.photo_id), 'complete');
+    const before = await state();
+    assert.equal(before.files_total, before.files_copied, 'no row for it yet');
+    assert.equal(before.state, 'behind');
+    slow.services.offsite.copier.wake();
+    await until(async () => {
+      const st = await state();
+      return st.state === 'ok' && st.files_total > 0 && st.files_copied === st.files_total;
+    }, 'copied once looked at');
+  } finally {
+    await slow.close();
+  }
+});
+
 test('without a bucket nothing changes: every write that notes a change for the copy succeeds again and again', async () => {
   const plain = await startTestServer({}, tempDir(), FAST);
   try {
