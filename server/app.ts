@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { apiNotFound, errorHandler } from './http/errors.js';
 import { languageOf } from './http/language.js';
 import { translate } from './i18n/messages.js';
+import { cookieValue } from './i18n/negotiate.js';
 import { endIdleBodies } from './http/idle-body.js';
 import { indexPage } from './http/index-page.js';
 import { precompressedAssets } from './http/precompressed.js';
@@ -75,8 +76,7 @@ export function createApp({ config, sessionSecret, sessions, users, modules, aud
   const assets = { immutable: true, maxAge: '365d' };
   app.use('/assets', precompressedAssets(path.join(client, 'assets'), assets), express.static(path.join(client, 'assets'), { ...assets, index: false }));
 
-  app.use(
-    session({
+  const withSession = session({
       name: SESSION_COOKIE,
       secret: sessionSecret,
       store: sessions,
@@ -84,8 +84,11 @@ export function createApp({ config, sessionSecret, sessions, users, modules, aud
       saveUninitialized: false,
       rolling: false,
       cookie: { httpOnly: true, sameSite: 'lax', secure: 'auto', maxAge: SESSION_LIFETIME_MS, path: '/' },
-    }),
-  );
+  });
+  // A read without the session cookie has no session to load, and no GET writes one (signing in
+  // and the second-factor steps are POSTs): it skips making a fresh, never-saved session (an id
+  // from the random source and its hash each time), which every guest's gallery page paid.
+  app.use((req, res, next) => ((req.method === 'GET' || req.method === 'HEAD') && cookieValue(req.headers.cookie, SESSION_COOKIE) === undefined ? next() : withSession(req, res, next)));
   app.use(loadUser(users, mustSetUp));
   app.use(auditRequests(auditLog));
 

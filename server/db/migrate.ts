@@ -18,6 +18,7 @@ import * as m0302 from './migrations/2026-12-07-0002-shared-uploads-removals.js'
 import * as m0303 from './migrations/2026-12-07-0003-wall-tables.js';
 import * as m0304 from './migrations/2026-12-07-0004-camera-booth.js';
 import * as m0305 from './migrations/2026-12-07-0005-keepsakes.js';
+import * as m0306 from './migrations/2026-12-07-0006-hearts-version.js';
 
 // An explicit map (not a folder scan) so the migrations survive bundling.
 // Add new files here in order; never edit one that has shipped.
@@ -40,6 +41,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-12-07-0003-wall-tables': m0303,
   '2026-12-07-0004-camera-booth': m0304,
   '2026-12-07-0005-keepsakes': m0305,
+  '2026-12-07-0006-hearts-version': m0306,
 };
 
 /**

@@ -87,6 +87,10 @@ export class MediaServing {
     return bucket && !this.source.copier.failing ? bucket : null;
   }
 
+  idle(): boolean {
+    return this.sending() === null;
+  }
+
   /**
    * The bucket's URL for a stored derivative (a path relative to DATA_DIR), or null when the site
    * serves it: serving off, the bucket failing, not a derivative, not copied yet, or its URL still

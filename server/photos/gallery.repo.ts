@@ -30,6 +30,7 @@ export class GalleryRepo {
   private readonly pageFrom: Statement<[string, string, number, number]>;
   private readonly visibleCount: Statement<[]>;
   private readonly galleryVersion: Statement<[]>;
+  private readonly versions: Statement<[]>;
   private readonly sqlite: Sqlite;
   private gallery: { mark: number; anchors: SortKey[]; total: number; pages: Map<string, GalleryRow[]> } | undefined;
   private readonly lovedPage: Statement<[number, number]>;
@@ -52,6 +53,10 @@ export class GalleryRepo {
     this.visibleCount = sqlite.prepare(`SELECT count(*) ${FROM_LISTED}`).pluck();
     // Bumped by triggers whenever a visible photo is inserted, updated or deleted, on any connection.
     this.galleryVersion = sqlite.prepare(`SELECT n FROM gallery_version WHERE id = 1`).pluck();
+    // And hearts_version whenever a heart count moves: together they say whether an answer still holds.
+    this.versions = sqlite
+      .prepare(`SELECT (SELECT n FROM gallery_version WHERE id = 1), (SELECT n FROM hearts_version WHERE id = 1)`)
+      .raw() as Statement<[]>;
     const cols = GALLERY_COLUMNS.join(', ');
     this.lovedPage = sqlite.prepare(
       `SELECT ${cols} FROM photos INDEXED BY photos_loved_order WHERE ${LISTED} ORDER BY hearts DESC, upload_timestamp DESC, id DESC LIMIT ? OFFSET ?`,
@@ -72,6 +77,12 @@ export class GalleryRepo {
     }
     this.gallery = { mark, anchors, total: this.visibleCount.get() as number, pages: new Map() };
     return this.gallery;
+  }
+
+  /** The gallery's and the heart counts' versions now (each bumped by triggers, on any connection). */
+  marks(): { gallery: number; hearts: number } {
+    const [gallery, hearts] = this.versions.get() as [number, number];
+    return { gallery, hearts };
   }
 
   /** Visible photos, newest first; the id breaks ties so pages never overlap. */

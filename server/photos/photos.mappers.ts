@@ -37,6 +37,8 @@ export type GalleryRow = Pick<PhotoRow, (typeof GALLERY_COLUMNS)[number]>;
 export interface MediaUrls {
   /** The bucket's URL for a stored derivative (relative to DATA_DIR), or null: the site serves it. */
   urlFor(rel: string): string | null;
+  /** True while no address at all comes from the bucket (serving off, no bucket, or failing). */
+  idle?(): boolean;
 }
 
 type UrlRow = Pick<PhotoRow, 'id' | 'derivative_version'> & { is_visible?: number };

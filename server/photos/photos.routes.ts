@@ -31,6 +31,12 @@ export function publicPhotosRouter(photos: PhotosService): Router {
     const wall = req.query.view === 'wall';
     // The answer marks this guest's own hearts: no shared cache may keep it for another.
     res.set('Cache-Control', 'private, no-cache');
+    const plain = moment === undefined && challenge === undefined && table === undefined && sort === 'newest' && !highlights && !wall;
+    const ready = plain ? await photos.answers.get(limit, offset, guestIdOf(req)) : null;
+    if (ready) {
+      res.set('ETag', ready.etag).type('json').send(ready.body);
+      return;
+    }
     res.json({ success: true, ...(await photos.gallery(limit, offset, { moment, challenge, table, sort, highlights, wall, guestId: guestIdOf(req) })) });
   });
   r.get('/stats', async (_req, res) => {

@@ -12,6 +12,7 @@ import { challengeTitle } from '../settings/challenges.js';
 import { momentOf, momentWindows, type MomentWindow } from '../settings/moments.js';
 import type { SettingsService } from '../settings/settings.service.js';
 import { camerasByName } from './camera-stats.js';
+import { GalleryAnswers } from './gallery-answers.js';
 import { GalleryRepo } from './gallery.repo.js';
 import { photoRowToAdminPhoto, photoRowToGalleryItem, withUploaderName, type AdminPhoto, type GalleryItem, type GalleryRow, type MediaUrls } from './photos.mappers.js';
 import { removePhoto } from './photo-removal.js';
@@ -71,6 +72,8 @@ export class PhotosService {
   private readonly momentsRepo: MomentsRepo;
   private readonly challengesRepo: ChallengesRepo;
   readonly tablesRepo: TablesRepo;
+  /** The plain gallery's pages, serialized while nothing in them moved (GET /api/photos). */
+  readonly answers: GalleryAnswers;
 
   constructor(private readonly deps: PhotosDeps) {
     this.repo = new PhotosRepo(deps.db);
@@ -78,6 +81,12 @@ export class PhotosService {
     this.momentsRepo = new MomentsRepo(deps.sqlite);
     this.challengesRepo = new ChallengesRepo(deps.sqlite);
     this.tablesRepo = new TablesRepo(deps.sqlite);
+    this.answers = new GalleryAnswers({
+      repo: this.galleryRepo,
+      settings: deps.settings,
+      bucketServing: () => !!deps.media && !deps.media.idle?.(),
+      build: async (limit, offset) => ({ success: true, ...(await this.gallery(limit, offset)) }),
+    });
   }
 
   /**
