@@ -104,6 +104,23 @@ async function main(): Promise<void> {
       await page.waitForLoadState('load');
       return page.evaluate("performance.getEntriesByType('navigation')[0].loadEventEnd") as Promise<number>;
     };
+    if (args.has('timeline')) {
+      // Where a cold loopback load's time goes: the page's own timings and each request's.
+      for (let i = 0; i < 3; i++) {
+        const lines = await cold(browser, `${server.url}/gallery`, false, async (p) => {
+          const thumb = await firstThumb(p);
+          const nav = (await p.evaluate("JSON.stringify(performance.getEntriesByType('navigation')[0])")) as string;
+          const res = (await p.evaluate(
+            "performance.getEntriesByType('resource').map((r) => [r.name.split('/').slice(-1)[0].slice(0, 40), Math.round(r.startTime), Math.round(r.responseStart), Math.round(r.responseEnd), r.renderBlockingStatus].join(' '))",
+          )) as string[];
+          const paints = (await p.evaluate("performance.getEntriesByType('paint').map((e) => e.name + ' ' + Math.round(e.startTime))")) as string[];
+          const n = JSON.parse(nav);
+          return [`first thumbnail ${Math.round(thumb)} ms; html ${Math.round(n.requestStart)}-${Math.round(n.responseStart)}-${Math.round(n.responseEnd)}, dcl ${Math.round(n.domContentLoadedEventEnd)}`, ...paints, ...res];
+        });
+        console.log(lines.join('\n') + '\n');
+      }
+      return;
+    }
     console.log(`first paint: ${RUNS} cold loads each, Chromium ${browser.version()}, 390x844 @2x`);
     for (const phone of [false, true]) {
       const label = phone ? `phone terms (CPU /${PHONE.cpu}, ${PHONE.downKbps / 1000} Mbit/s, ${PHONE.rttMs} ms RTT)` : 'loopback';
