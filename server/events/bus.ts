@@ -49,14 +49,24 @@ export class EventBus {
     return this.publish('wall-state', source ? { ...state, source } : state);
   }
 
+  /**
+   * An event for the streams open now that no reconnect replays: it is not stored, so it never
+   * waits behind the database's writes (under an upload rush those queue for seconds).
+   */
+  pass(type: BusEvent['type'], data: unknown): BusEvent {
+    const ev: BusEvent = { id: 0, type, data, passing: true };
+    this.emitter.emit('event', ev);
+    return ev;
+  }
+
   /** Next, previous or a photo now, from the couple's remote: for the walls open now, never replayed. */
-  wallCommand(command: LiveEventData['wall-command']): Promise<BusEvent> {
-    return this.publish('wall-command', command);
+  async wallCommand(command: LiveEventData['wall-command']): Promise<BusEvent> {
+    return this.pass('wall-command', command);
   }
 
   /** A short text over the wall, for the walls open now (never replayed). */
-  wallAnnounce(announcement: LiveEventData['wall-announce']): Promise<BusEvent> {
-    return this.publish('wall-announce', announcement);
+  async wallAnnounce(announcement: LiveEventData['wall-announce']): Promise<BusEvent> {
+    return this.pass('wall-announce', announcement);
   }
 
   /** Events after `lastId`, oldest first (for Last-Event-ID); `current` false: a photo-visible no longer true. */

@@ -3,7 +3,10 @@ import type { DB } from '../db/schema.js';
 
 /** One event for live screens: photo-visible carries the gallery item, photo-hidden carries {id}; the same for guestbook messages. */
 export interface BusEvent {
+  /** The stored row's id; 0 for a passing event (`passing`), which has none. */
   id: number;
+  /** Told to the streams open now and never stored: the remote's commands and announcements. */
+  passing?: true;
   type: 'photo-visible' | 'photo-hidden' | 'wall-state' | 'wall-command' | 'wall-announce' | 'guestbook-visible' | 'guestbook-hidden';
   data: unknown;
 }

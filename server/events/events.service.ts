@@ -5,7 +5,7 @@ import type { BusEvent, EventBus } from './bus.js';
 /** Where a live screen's events go: an open event stream, seen without its transport. */
 export interface EventSink {
   /** Throws when the connection can no longer be written. */
-  send(ev: { id: number; type: string; data: unknown }): void;
+  send(ev: { id: number; type: string; data: unknown; passing?: boolean }): void;
   end(): void;
   destroy(): void;
   onClose(fn: () => void): void;
@@ -92,8 +92,11 @@ export class EventStreams {
     let closed = false;
     const pending: BusEvent[] = [];
     const send = (ev: BusEvent) => {
-      if (closed || ev.id <= lastSent) return;
-      lastSent = ev.id;
+      if (closed) return;
+      if (!ev.passing) {
+        if (ev.id <= lastSent) return;
+        lastSent = ev.id;
+      }
       if (!this.shows(ev)) return;
       try {
         sink.send(ev);
@@ -117,7 +120,8 @@ export class EventStreams {
     try {
       const { first, last } = await this.bus.bounds();
       // Whatever was published after we subscribed is news to this client even if its id is <= last.
-      const fresh = pending.length ? Math.min(last, pending[0].id - 1) : last;
+      const stored = pending.find((ev) => !ev.passing);
+      const fresh = stored ? Math.min(last, stored.id - 1) : last;
       let resync = false;
       if (given === undefined) {
         lastSent = fresh;

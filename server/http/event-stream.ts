@@ -5,6 +5,8 @@ export interface StreamEvent {
   id: number;
   type: string;
   data: unknown;
+  /** Not stored, never replayed: sent without an id. */
+  passing?: boolean;
 }
 
 /** An open text/event-stream as the domain sees it: no headers, no response object. */
@@ -26,9 +28,12 @@ export interface EventStreamOptions {
   retryMs?: number;
 }
 
-/** `id: 7\nevent: photo-visible\ndata: {...}\n\n`; JSON.stringify never emits a newline, so data is one line. */
+/**
+ * `id: 7\nevent: photo-visible\ndata: {...}\n\n`; JSON.stringify never emits a newline, so data is one
+ * line. A passing event has no id line: the browser's last event id stays the last stored one.
+ */
 export function formatEvent(ev: StreamEvent): string {
-  return `id: ${ev.id}\nevent: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`;
+  return `${ev.passing ? '' : `id: ${ev.id}\n`}event: ${ev.type}\ndata: ${JSON.stringify(ev.data)}\n\n`;
 }
 
 /** The Last-Event-ID header (reconnects) or ?lastEventId= (a first connect that resumes); undefined when absent or not a count. */
