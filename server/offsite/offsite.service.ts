@@ -225,12 +225,9 @@ export class OffsiteService {
     const configured = isConfigured(s);
     const totals = await this.copier.repo.totals();
     const e = this.copier.lastError;
-    let state: OffsiteState = 'off';
-    if (configured) {
-      // A photo just stored has no row yet until the copy looked at it: that is behind too.
-      const behind = totals.files_copied < totals.files_total || (await this.copier.repo.anyDirty());
-      state = this.copier.failing ? 'failing' : behind ? 'behind' : 'ok';
-    }
+    // Behind also while a change has no row yet (a photo just stored the copy has not looked at).
+    const behind = totals.files_copied < totals.files_total || (await this.copier.repo.anyDirty());
+    const state: OffsiteState = !configured ? 'off' : this.copier.failing ? 'failing' : behind ? 'behind' : 'ok';
     return {
       configured,
       state,

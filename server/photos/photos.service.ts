@@ -1,23 +1,18 @@
-import type { Kysely } from 'kysely';
 import { recordActivity } from '../activity/activity.repo.js';
 import type { AuthUser } from '../auth/permissions.js';
-import type { DataPaths } from '../context.js';
-import type { Sqlite } from '../db/open.js';
-import type { DB, PhotoRow } from '../db/schema.js';
+import type { PhotoRow } from '../db/schema.js';
 import { AppError, invalid, notFound } from '../errors.js';
-import type { EventBus } from '../events/bus.js';
 import { log } from '../log.js';
-import type { Processing } from '../processing/processing.service.js';
 import { challengeTitle } from '../settings/challenges.js';
 import { momentOf, momentWindows, type MomentWindow } from '../settings/moments.js';
-import type { SettingsService } from '../settings/settings.service.js';
 import { camerasByName } from './camera-stats.js';
 import { GalleryAnswers } from './gallery-answers.js';
 import { GalleryRepo } from './gallery.repo.js';
 import { photoRowToAdminPhoto, photoRowToGalleryItem, withUploaderName, type AdminPhoto, type GalleryItem, type GalleryRow, type MediaUrls } from './photos.mappers.js';
 import { removePhoto } from './photo-removal.js';
-import type { GallerySort, Stats, WeddingSettings } from '../../common/api-types.js';
+import type { Stats, WeddingSettings } from '../../common/api-types.js';
 import { ChallengesRepo } from './challenges.repo.js';
+import type { GalleryQuery, PhotosDeps } from './photos.types.js';
 import { TablesRepo } from './tables.repo.js';
 import { PhotosRepo, type AdminFilter, type AdminNarrowing } from './photos.repo.js';
 import { MomentsRepo } from './moments.repo.js';
@@ -27,37 +22,7 @@ export const PHOTO_NOT_FOUND = 'errors.photos.not_found';
 /** The upload status poll's answer for an unknown id (its sentence predates PHOTO_NOT_FOUND). */
 export const NO_PHOTO_WITH_ID = 'errors.photos.no_such_id';
 
-export interface PhotosDeps {
-  paths: DataPaths;
-  db: Kysely<DB>;
-  /** The connection the public gallery reads with synchronous prepared statements (its hot path). */
-  sqlite: Sqlite;
-  bus: EventBus;
-  processing: Processing;
-  settings: SettingsService;
-  /**
-   * The couple's bucket (S3_SERVE): visible photos' copied derivatives are served from it in the
-   * gallery's and the admin pages' answers. Absent: everything comes from this site.
-   */
-  media?: MediaUrls | null;
-}
-
-/**
- * Which gallery list: one moment, the highlights, or all listed photos newest first or most loved
- * first. `wall`: the reception wall's list (shown before the reveal time, the highlights when the
- * couple chose so). `guestId`: whose hearts the answer marks.
- */
-export interface GalleryQuery {
-  moment?: string;
-  /** A photo challenge's id: the photos guests added for it. */
-  challenge?: string;
-  /** A table's number: the photos sent from its QR sign. */
-  table?: number;
-  sort?: GallerySort;
-  highlights?: boolean;
-  wall?: boolean;
-  guestId?: string;
-}
+export type { GalleryQuery, PhotosDeps };
 
 const flagCount = (r: PhotoRow) => (r.quality_flags ? r.quality_flags.split(',').length : 0);
 const bestFirst = (a: PhotoRow, b: PhotoRow) => flagCount(a) - flagCount(b) || (b.sharpness ?? 0) - (a.sharpness ?? 0);
