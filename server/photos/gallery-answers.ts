@@ -14,8 +14,8 @@ interface Kept extends ReadyAnswer {
   settings: object;
 }
 
-/** Pages kept at most (every guest scrolls through the same first pages). */
-const MAX_KEPT = 1000;
+/** Bytes of answers kept at most (every guest scrolls through the same first pages: ~10 KB each). */
+const MAX_KEPT_BYTES = 8 << 20;
 
 export interface GalleryAnswersDeps {
   repo: GalleryRepo;
@@ -35,6 +35,7 @@ export interface GalleryAnswersDeps {
  */
 export class GalleryAnswers {
   private readonly kept = new Map<string, Kept>();
+  private keptBytes = 0;
 
   constructor(private readonly d: GalleryAnswersDeps) {}
 
@@ -53,9 +54,15 @@ export class GalleryAnswers {
     const body = Buffer.from(JSON.stringify(await this.d.build(limit, offset)));
     const etag = `W/"${body.length.toString(16)}-${crypto.createHash('sha1').update(body).digest('base64').slice(0, 27)}"`;
     // Built from what was read after the marks: a change meanwhile bumps them, so this is never kept too long.
-    if (this.kept.size >= MAX_KEPT) this.kept.clear();
+    const before = this.kept.get(key); // another request may have kept one meanwhile
+    if (before) this.keptBytes -= before.body.length;
+    if (this.keptBytes + body.length > MAX_KEPT_BYTES) {
+      this.kept.clear();
+      this.keptBytes = 0;
+    }
     const answer = { body, etag, gallery, hearts, settings };
     this.kept.set(key, answer);
+    this.keptBytes += body.length;
     return answer;
   }
 }
