@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fail, megabytes, resolveDataDir } from './backup/cli.js';
 import { createBackup } from './backup/create.js';
 import { offsiteFromEnv } from './offsite/offsite.config.js';
-import { originalsFromBucket } from './offsite/eviction.js';
+import { originalsFromBucket } from './offsite/bucket-originals.js';
 
 const USAGE = 'Usage: node dist/server/backup.js [ARCHIVE.tar.gz] [--data-dir DIR]\n' +
   'Writes one archive with the database and every photo and video. Without ARCHIVE it goes to DATA_DIR/backups/.';

@@ -1,32 +1,11 @@
 import path from 'node:path';
-import type { Kysely } from 'kysely';
-import type { DataPaths } from '../context.js';
-import type { DB } from '../db/schema.js';
 import { log } from '../log.js';
-import { Bucket, BucketError, classify, fileSums, type BucketProblem, type MultipartState } from './bucket.js';
+import { Bucket, BucketError, classify, fileSums, type MultipartState } from './bucket.js';
 import { contentTypeOf, inside, statFile, walk } from './local-files.js';
 import { OffsiteRepo, ownerPaths, type LocalFile, type OffsiteRow } from './offsite.repo.js';
+import { backoffMs, type CopierOptions, type CopyError } from './copier-options.js';
 
-/** Back-off after a failure: 2, 4, 8 ... seconds, never more than `cap` (a minute). */
-export const backoffMs = (failures: number, cap = 60_000) => Math.min(cap, 1000 * 2 ** Math.min(failures, 6));
-
-export interface CopierOptions {
-  db: Kysely<DB>;
-  paths: DataPaths;
-  /** Copies at once (each holds at most one part in memory). */
-  concurrency?: number;
-  /** How often the queue is looked at when nothing woke it. */
-  pollMs?: number;
-  /** The longest wait after failures (a minute). */
-  maxBackoffMs?: number;
-  now?: () => number;
-}
-
-export interface CopyError {
-  code: BucketProblem;
-  message: string;
-  at: string;
-}
+export { backoffMs, type CopierOptions, type CopyError };
 
 /**
  * Copies what belongs in the bucket, one row of `offsite_objects` at a time: the queue lives in

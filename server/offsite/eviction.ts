@@ -1,85 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql, type Kysely } from 'kysely';
-import type { DataPaths, Originals, OriginalsScope } from '../context.js';
-import type { DB } from '../db/schema.js';
-import { openDatabase } from '../db/open.js';
+import { sql } from 'kysely';
+import type { Originals, OriginalsScope } from '../context.js';
 import { AppError } from '../errors.js';
 import { log } from '../log.js';
-import { Bucket, BucketError, classify } from './bucket.js';
-import { effectiveSettings, isConfigured, type OffsiteEnv, type OffsiteSettings } from './offsite.config.js';
+import { BucketError, classify, type Bucket } from './bucket.js';
 import { OffsiteRepo } from './offsite.repo.js';
-
-/** How often the disk is looked at for room (when keep_local is "derivatives"). */
-export const EVICT_EVERY_MS = 30_000;
-/** An original asked for (read, fetched back) stays at least this long: whoever asked is reading it. */
-export const HOLD_MS = 60_000;
-/**
- * Short of room: free space below MIN_FREE_MB x 4, or stored media above 90 % of STORAGE_LIMIT_GB.
- * Originals then leave, oldest first, until free space is MIN_FREE_MB x 6 and stored media 80 % of
- * the limit: comfortably above, so the disk does not go back and forth around the line.
- */
-export const SHORT_FREE = 4;
-export const ROOMY_FREE = 6;
-export const NEAR_LIMIT = 0.9;
-export const ROOMY_LIMIT = 0.8;
-
-/** The answer while an original is only in the bucket and the bucket does not answer (503, tried again later). */
-export const originalAway = () => new AppError('unavailable', 'errors.offsite.original_away', undefined, { retry_after: 60 });
-
-export interface LocalSpace {
-  /** MIN_FREE_MB in bytes. */
-  minFreeBytes: number;
-  /** STORAGE_LIMIT_GB in bytes; undefined: only free space counts. */
-  limitBytes: number | undefined;
-  /** Bytes of stored media on this disk (the dashboard's and the upload limit's measure). */
-  used(): Promise<number>;
-  /** Free bytes on DATA_DIR's file system (statfs by default). */
-  free?(): Promise<number>;
-}
-
-export interface LocalCacheDeps {
-  db: Kysely<DB>;
-  paths: DataPaths;
-  /** The bucket in force; null when none is set up. */
-  bucket(): Bucket | null;
-  /** Whether originals may leave the local disk (S3_KEEP_LOCAL=derivatives and a bucket set up). */
-  mayEvict(): boolean;
-  space?: LocalSpace;
-  /** The bucket turned out not to hold a copy it was recorded with: the copy is made again. */
-  lost?(rel: string): void;
-  now?: () => number;
-  holdMs?: number;
-}
-
-export interface EvictResult {
-  files: number;
-  bytes: number;
-}
-
-interface Candidate {
-  rel: string;
-  size: number;
-  mtime_ms: number;
-  sha256: string;
-  id: string;
-  upload_timestamp: string;
-}
-
-/** Resolves a stored relative path inside DATA_DIR (null when it would leave it). */
-function inside(root: string, rel: string): string | null {
-  const abs = path.resolve(root, rel);
-  return abs.startsWith(path.resolve(root) + path.sep) ? abs : null;
-}
-
-async function sha256Of(fh: fs.promises.FileHandle): Promise<string> {
-  const hash = crypto.createHash('sha256');
-  for await (const chunk of fh.createReadStream({ start: 0, autoClose: false, highWaterMark: 1024 * 1024 }) as AsyncIterable<Buffer>) hash.update(chunk);
-  return hash.digest('hex');
-}
-
-const sameFile = (a: fs.Stats, b: fs.Stats) => a.ino === b.ino && a.dev === b.dev && a.size === b.size && a.mtimeMs === b.mtimeMs;
+import { HOLD_MS, SHORT_FREE, ROOMY_FREE, NEAR_LIMIT, ROOMY_LIMIT, originalAway, inside, sha256Of, sameFile, type LocalCacheDeps, type EvictResult, type Candidate } from './eviction-rules.js';
 
 /**
  * The local disk as a cache of the couple's bucket (S3_KEEP_LOCAL=derivatives). An original whose
@@ -93,8 +21,7 @@ const sameFile = (a: fs.Stats, b: fs.Stats) => a.ino === b.ino && a.dev === b.de
 export class LocalCache implements Originals {
   private readonly repo: OffsiteRepo;
   private readonly fetching = new Map<string, Promise<string>>();
-  /** rel -> when it was last asked for. */
-  private readonly held = new Map<string, number>();
+  private readonly held = new Map<string, number>(); // rel -> when it was last asked for
   private running: Promise<EvictResult> | null = null;
   private readonly now: () => number;
   private readonly holdMs: number;
@@ -391,37 +318,4 @@ export class LocalCache implements Originals {
       await fh.close();
     }
   }
-}
-
-/**
- * For programs beside the site (the backup): originals the local disk gave up, fetched from the
- * bucket the site's settings name (S3_* over what the settings page saved), SHA-256 checked.
- * `fetch` is false for an original the bucket is not recorded to hold instead of the disk.
- */
-export function originalsFromBucket(databaseFile: string, env: OffsiteEnv): { fetch(rel: string, dest: string): Promise<boolean>; close(): void } {
-  const db = openDatabase(databaseFile, { readonly: true, fileMustExist: true });
-  const hasTable = !!db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'offsite_objects'`).get();
-  const saved = hasTable ? (db.prepare(`SELECT value FROM offsite_meta WHERE key = 'settings'`).get() as { value: string } | undefined) : undefined;
-  const settings = effectiveSettings(env, saved ? (JSON.parse(saved.value) as Partial<OffsiteSettings>) : {});
-  let bucket: Bucket | null = null;
-  return {
-    async fetch(rel, dest) {
-      if (!hasTable) return false;
-      const row = db.prepare(`SELECT sha256, state, evicted FROM offsite_objects WHERE rel = ?`).get(rel) as { sha256: string | null; state: string; evicted: number } | undefined;
-      if (!row || row.evicted !== 1 || row.state !== 'copied') return false;
-      if (!isConfigured(settings)) throw new Error(`The original ${rel} is kept only in the bucket, and no bucket is set up (S3_* or the settings page)`);
-      bucket ??= new Bucket(settings);
-      try {
-        await bucket.download(rel, dest, { sha256: row.sha256 });
-      } catch (err) {
-        const e = classify(err);
-        throw new Error(`The original ${rel} is kept only in the bucket, and it could not be fetched (${e.problem}): ${e.message}`);
-      }
-      return true;
-    },
-    close() {
-      bucket?.destroy();
-      db.close();
-    },
-  };
 }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { createBackup } from '../../server/backup/create.js';
 import { restoreBackup } from '../../server/backup/restore.js';
-import { originalsFromBucket } from '../../server/offsite/eviction.js';
+import { originalsFromBucket } from '../../server/offsite/bucket-originals.js';
 import { offsiteFromEnv } from '../../server/offsite/offsite.config.js';
 import { startBucket, until, type TestBucket } from '../helpers/bucket.js';
 import { sample } from '../helpers/samples.js';
