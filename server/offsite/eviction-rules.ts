@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { DataPaths } from '../context.js';
 import type { DB } from '../db/schema.js';
@@ -64,12 +63,6 @@ export interface Candidate {
   sha256: string;
   id: string;
   upload_timestamp: string;
-}
-
-/** Resolves a stored relative path inside DATA_DIR (null when it would leave it). */
-export function inside(root: string, rel: string): string | null {
-  const abs = path.resolve(root, rel);
-  return abs.startsWith(path.resolve(root) + path.sep) ? abs : null;
 }
 
 export async function sha256Of(fh: fs.promises.FileHandle): Promise<string> {

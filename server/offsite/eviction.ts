@@ -6,8 +6,9 @@ import type { Originals, OriginalsScope } from '../context.js';
 import { AppError } from '../errors.js';
 import { log } from '../log.js';
 import { BucketError, classify, type Bucket } from './bucket.js';
+import { inside } from './local-files.js';
 import { OffsiteRepo } from './offsite.repo.js';
-import { HOLD_MS, SHORT_FREE, ROOMY_FREE, NEAR_LIMIT, ROOMY_LIMIT, originalAway, inside, sha256Of, sameFile, type LocalCacheDeps, type EvictResult, type Candidate } from './eviction-rules.js';
+import { HOLD_MS, SHORT_FREE, ROOMY_FREE, NEAR_LIMIT, ROOMY_LIMIT, originalAway, sha256Of, sameFile, type LocalCacheDeps, type EvictResult, type Candidate } from './eviction-rules.js';
 
 /**
  * The local disk as a cache of the couple's bucket (S3_KEEP_LOCAL=derivatives). An original whose
