@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { MAX_TURN_ASKS } from '../../client/uploads/constants.js';
-import { Browser, multipart, Recorder, type Answer } from './rush-http.js';
+import { Browser, multipart, phoneAddress, Recorder, type Answer } from './rush-http.js';
 import type { MediaFile } from './rush-media.js';
 
 export const CHUNK = 5 * 1024 * 1024;
@@ -19,8 +19,8 @@ export interface Run {
    * connection), and each gallery visitor starts on a new connection, as a phone arriving does.
    */
   harsh?: boolean;
-  /** A guest's first request made by another process (the readers'), where one runs. */
-  visit?: () => Promise<void>;
+  /** A guest's first request made by another process (the readers'), where one runs, from the guest's address. */
+  visit?: (address: string | undefined) => Promise<void>;
   /** --no-turns: each upload request sent at once, without asking for its turn (the page before turns). */
   noTurns?: boolean;
 }
@@ -164,9 +164,9 @@ export async function pollStatus(run: Run, b: Browser, out: Outcome, tries = 120
  * One guest: every file sent, three in flight; each upload's status polled until it settles.
  * `uploaded` is called once every file has its answer (the polls may go on).
  */
-export async function guest(run: Run, base: string, files: MediaFile[], session: string, uploaded?: () => void): Promise<Outcome[]> {
-  const b = new Browser(base);
-  if (run.harsh) await (run.visit ? run.visit() : firstVisit(run, b));
+export async function guest(run: Run, base: string, files: MediaFile[], session: string, uploaded?: () => void, address?: string): Promise<Outcome[]> {
+  const b = new Browser(base, address);
+  if (run.harsh) await (run.visit ? run.visit(address) : firstVisit(run, b));
   const outcomes = files.map((file) => ({ file }) as Outcome);
   const polls: Promise<void>[] = [];
   let next = 0;
@@ -198,8 +198,11 @@ export async function guest(run: Run, base: string, files: MediaFile[], session:
  * loads the thumbnails it has not seen (6 at a time; they are immutable, so a browser fetches each
  * once), opens one photo and reads the stats; then the next visitor starts with an empty cache.
  */
-export async function galleryBrowser(run: Run, base: string): Promise<void> {
-  let b = new Browser(base);
+export async function galleryBrowser(run: Run, base: string, index = 0): Promise<void> {
+  // Browser `index`'s visitors are phones of their own: each comes from its own address.
+  let visitors = 0;
+  const phone = () => phoneAddress('gallery', index * 1000 + (visitors++ % 1000));
+  let b = new Browser(base, phone());
   let seen = new Set<string>();
   for (let round = 0; round < 100_000 && !run.stopped(); round++) {
     const page = round % 5;
@@ -207,7 +210,7 @@ export async function galleryBrowser(run: Run, base: string): Promise<void> {
     if (page === 0 && run.harsh && round > 0) {
       // The next visitor: a phone of its own, so a new connection.
       b.close();
-      b = new Browser(base);
+      b = new Browser(base, phone());
     }
     try {
       const a = await b.request('GET', `/api/photos?limit=20&offset=${page * 20}`);
@@ -244,7 +247,7 @@ export async function galleryBrowser(run: Run, base: string): Promise<void> {
 const JSON_FROM = (base: string) => ({ 'content-type': 'application/json', origin: base });
 
 async function signIn(base: string, password: string): Promise<Browser> {
-  const b = new Browser(base);
+  const b = new Browser(base, phoneAddress('admin', 0));
   const login = await b.request('POST', '/admin/api/login', { headers: JSON_FROM(base), body: { buffer: Buffer.from(JSON.stringify({ username: 'admin', password })) } });
   if (login.status !== 200) throw new Error(`admin login failed: ${login.status} ${login.body}`);
   return b;

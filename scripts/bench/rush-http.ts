@@ -47,6 +47,24 @@ function throttle(rate: number): Transform {
   });
 }
 
+/**
+ * Phones come from addresses of their own, as on the venue's network (or through a tunnel that
+ * passes each phone's address on): the server caps some things per address (upload turns: 8 asks
+ * and turns at once), and a hundred guests from 127.0.0.1 would be one phone to it, most of them
+ * sending without a turn. Linux routes all of 127.0.0.0/8 to loopback, so each simulated phone
+ * binds an address of its own there. --one-address (shareOneAddress) sends everyone from
+ * 127.0.0.1 instead, as phones behind one router with one public address.
+ */
+const KIND_OCTET = { guest: 10, gallery: 20, arrival: 30, admin: 40, poller: 50 } as const;
+let oneAddress = false;
+export function shareOneAddress(on: boolean): void {
+  oneAddress = on;
+}
+export function phoneAddress(kind: keyof typeof KIND_OCTET, n: number): string | undefined {
+  if (oneAddress) return undefined;
+  return `127.${KIND_OCTET[kind] + Math.floor(n / 62_500)}.${Math.floor(n / 250) % 250}.${(n % 250) + 1}`;
+}
+
 /** How long each request waited for a free connection of its browser (ms), for the report. */
 export const connectionWaits: number[] = [];
 
@@ -54,7 +72,11 @@ export class Browser {
   readonly agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
   cookie = '';
 
-  constructor(readonly base: string) {}
+  /** `address`: the phone's own (phoneAddress); the system's choice (127.0.0.1) without one. */
+  constructor(
+    readonly base: string,
+    readonly address?: string,
+  ) {}
 
   async request(method: string, pathname: string, opts: { body?: Body; headers?: Record<string, string> } = {}): Promise<Answer> {
     if (!roundTripMs) return this.send(method, pathname, opts);
@@ -76,7 +98,7 @@ export class Browser {
     let lastByte = NaN;
     let connectMs = NaN;
     return new Promise<Answer>((resolve, reject) => {
-      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: this.agent, headers }, (res) => {
+      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname + url.search, method, agent: this.agent, headers, localAddress: this.address }, (res) => {
         const set = res.headers['set-cookie'];
         if (set?.length) this.cookie = set.map((c) => c.split(';')[0]).join('; ');
         const parts: Buffer[] = [];

@@ -6,10 +6,10 @@
 //   -> { type: 'start', base, password, browsers, seeded, warmUpMs, harsh }   <- { type: 'started' }
 //      (the first warmUpMs are recorded as 'warm-up', then the idle baseline)
 //   -> { type: 'rush' }   (the idle baseline ends)
-//   -> { type: 'visit', id }   <- { type: 'visited', id }   (a guest's first request, --harsh)
+//   -> { type: 'visit', id, address }   <- { type: 'visited', id }   (a guest's first request, --harsh)
 //   -> { type: 'stop' }   <- { type: 'done', entries, waits, lag: { idle, rush } }
 import { admin, firstVisit, galleryBrowser, pollStatus, type Outcome, type Run } from './rush-clients.js';
-import { Browser, connectionWaits, lagMonitor, Recorder } from './rush-http.js';
+import { Browser, connectionWaits, lagMonitor, phoneAddress, Recorder, shareOneAddress } from './rush-http.js';
 
 export interface StartMessage {
   type: 'start';
@@ -19,6 +19,8 @@ export interface StartMessage {
   seeded: Outcome[];
   warmUpMs: number;
   harsh: boolean;
+  /** --one-address: every phone from 127.0.0.1 (rush-http.ts phoneAddress). */
+  oneAddress?: boolean;
 }
 
 /** The readers' figures, their last message. */
@@ -31,14 +33,14 @@ export interface DoneMessage {
 
 /** The idle phase's status reads: the seed photos polled at the guest page's pace by 20 pollers. */
 async function idlePolling(run: Run, base: string, seeded: Outcome[]): Promise<void> {
-  const b = new Browser(base);
-  const one = async (o: Outcome) => {
+  const one = async (o: Outcome, n: number) => {
+    const b = new Browser(base, phoneAddress('poller', n));
     for (let i = 0; i < 100_000 && !run.stopped(); i++) {
       await pollStatus(run, b, { ...o }, 1, 1500);
     }
+    b.close();
   };
   await Promise.all(seeded.slice(0, 20).map(one));
-  b.close();
 }
 
 /**
@@ -47,7 +49,7 @@ async function idlePolling(run: Run, base: string, seeded: Outcome[]): Promise<v
  */
 async function arrivals(run: Run, base: string): Promise<void> {
   for (let i = 0; i < 100_000 && !run.stopped(); i++) {
-    const b = new Browser(base);
+    const b = new Browser(base, phoneAddress('arrival', i));
     await firstVisit(run, b);
     b.close();
     await new Promise((r) => setTimeout(r, 500));
@@ -61,16 +63,17 @@ if (process.send) {
   let readers: Promise<unknown> | undefined;
   let lag = lagMonitor();
   let idleLag = '';
-  let visitor: ((id: number) => void) | undefined;
-  process.on('message', async (m: StartMessage | { type: 'rush' | 'stop' } | { type: 'visit'; id: number }) => {
+  let visitor: ((id: number, address: string | undefined) => void) | undefined;
+  process.on('message', async (m: StartMessage | { type: 'rush' | 'stop' } | { type: 'visit'; id: number; address?: string }) => {
     if (m.type === 'visit') {
-      visitor?.(m.id);
+      visitor?.(m.id, m.address);
     } else if (m.type === 'start') {
+      shareOneAddress(!!m.oneAddress);
       const run: Run = { rec, stopped: () => stop, harsh: m.harsh };
       // A guest opening the page (--harsh): timed here, on a phone of its own, not in the
       // uploaders' process, whose event loop sending 300 uploads would be part of the time.
-      visitor = (id) => {
-        const b = new Browser(m.base);
+      visitor = (id, address) => {
+        const b = new Browser(m.base, address);
         void firstVisit(run, b).finally(() => {
           b.close();
           send({ type: 'visited', id });
@@ -84,7 +87,7 @@ if (process.send) {
         lag = lagMonitor();
       }, m.warmUpMs);
       readers = Promise.all([
-        ...Array.from({ length: m.browsers }, () => galleryBrowser(run, m.base)),
+        ...Array.from({ length: m.browsers }, (_, i) => galleryBrowser(run, m.base, i)),
         admin(run, m.base, m.password),
         idlePolling(run, m.base, m.seeded),
         m.harsh ? arrivals(run, m.base) : undefined,

@@ -38,11 +38,11 @@ export class Readers {
   }
 
   /** A guest's first request (--harsh), made and recorded by the readers' process; resolves once answered. */
-  visit(): Promise<void> {
+  visit(address: string | undefined): Promise<void> {
     const id = this.visitCount++;
     return new Promise((resolve) => {
       this.visits.set(id, resolve);
-      this.child.send({ type: 'visit', id });
+      this.child.send({ type: 'visit', id, address });
     });
   }
 

@@ -33,6 +33,8 @@
 //     until every acknowledged original is in the bucket, each checked byte for byte
 //   --film=SECONDS: a highlight film of the seeded photos (default 180 s) is asked for as the rush
 //     starts; how long its ffmpeg ran and was paused until the uploads were processed, and when it was ready
+//   --one-address: every phone comes from 127.0.0.1, as behind one router's public address; by
+//     default each has an address of its own on loopback, as on the venue's network (rush-http.ts)
 //   RUSH_TRACE=FILE (environment): one JSON line per chunk (when it began, its size, its times)
 // The media are made in memory (/dev/shm) when it has room, else in the temp folder: on the day
 // the files come from the phones' own storage, and reading gigabytes of them from the server's
@@ -47,7 +49,7 @@ import { RECOMMENDED_THREAD_POOL } from '../../server/threadpool.js';
 import { BenchServer, jemallocPath } from './bench-server.js';
 import { KeepsakeRun, signedInAdmin } from './keepsake-client.js';
 import { approveAll, guest, pollStatus, type Outcome, type Run } from './rush-clients.js';
-import { Browser, connectionWaits, lagMonitor, limitUploadRate, percentile, Recorder, simulateRoundTrip } from './rush-http.js';
+import { Browser, connectionWaits, lagMonitor, limitUploadRate, percentile, phoneAddress, Recorder, shareOneAddress, simulateRoundTrip } from './rush-http.js';
 import { Readers, report } from './rush-report.js';
 import { generateMedia, type MediaFile } from './rush-media.js';
 import { benchS3Client, S3Child } from './s3-child.js';
@@ -87,6 +89,8 @@ if ((opts.allocator !== 'jemalloc' && opts.allocator !== 'glibc') || (opts.alloc
   console.error(`--allocator=${opts.allocator}: jemalloc (Debian: apt-get install libjemalloc2) or glibc`);
   process.exit(2);
 }
+const oneAddress = args.has('one-address');
+shareOneAddress(oneAddress);
 const PASSWORD = 'bench-password-123';
 const MiB = 1024 * 1024;
 /** statfs's type for tmpfs. */
@@ -149,6 +153,7 @@ async function main(): Promise<void> {
   console.log(`server: UV_THREADPOOL_SIZE=${opts.threads}, processing jobs at once: ${opts.jobs || 'default (cores)'}, memory allocator: ${allocator}`);
   if (args.has('rtt-ms')) console.log(`each guest's request pays a ${args.get('rtt-ms')} ms round trip (1.5 before it, 0.5 after its answer)`);
   if (args.has('upload-mbps')) console.log(`each upload request sends at most ${args.get('upload-mbps')} MB/s`);
+  console.log(oneAddress ? 'every phone from 127.0.0.1 (--one-address), as behind one public address' : 'each phone from an address of its own (127.x.y.z on loopback), as on the venue\'s network');
   console.log(`uploads ${args.has('no-turns') ? 'sent at once, without turns (--no-turns)' : 'sent in their turn (GET /api/upload-turn first, as the page does)'}`);
   if (opts.uploadersNice) console.log(`uploading guests at nice ${opts.uploadersNice} (server and readers at 0)`);
   const bucket = args.has('bucket') ? await new S3Child(path.join(mediaParent(), `wedding-rush-bucket-${process.pid}`), 'rush').start() : undefined;
@@ -184,8 +189,8 @@ async function main(): Promise<void> {
     limitUploadRate(uploadMbps * 1e6);
     simulateRoundTrip(Number(args.get('rtt-ms') ?? 0));
     const polled = seeded.filter((o) => o.photoId);
-    const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: opts.browsers, seeded: polled, warmUpMs: opts.warmUpSeconds * 1000, harsh });
-    if (harsh) run.visit = () => readers.visit();
+    const readers = await Readers.start({ type: 'start', base: server.url, password: PASSWORD, browsers: opts.browsers, seeded: polled, warmUpMs: opts.warmUpSeconds * 1000, harsh, oneAddress });
+    if (harsh) run.visit = (address) => readers.visit(address);
     // After the readers' process was started (it keeps nice 0, as does the server).
     if (opts.uploadersNice) os.setPriority(0, opts.uploadersNice);
     await sleep(opts.warmUpSeconds * 1000);
@@ -208,7 +213,7 @@ async function main(): Promise<void> {
     const peakOver = () => {
       if (--uploading === 0 && harsh) void sleep(5000).then(() => (stop = true));
     };
-    const outcomes = (await Promise.all(media.map((own, g) => sleep(Math.random() * 2000).then(() => guest(run, server.url, own, `guest-${g}`, peakOver))))).flat();
+    const outcomes = (await Promise.all(media.map((own, g) => sleep(Math.random() * 2000).then(() => guest(run, server.url, own, `guest-${g}`, peakOver, phoneAddress('guest', g)))))).flat();
     const lastUpload = Math.max(...outcomes.map((o) => o.uploadedAt ?? 0));
     const readDone = harsh ? await readers.stop() : undefined;
     const rssPeakRush = Math.max(rssPeak, hwm(server));

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { admin, galleryBrowser, guest, type Outcome, type Run } from './rush-clients.js';
-import { percentile, Recorder } from './rush-http.js';
+import { percentile, phoneAddress, Recorder } from './rush-http.js';
 import { generateMedia, type MediaFile } from './rush-media.js';
 
 export interface RushPlan {
@@ -113,8 +113,8 @@ function serve(): void {
         send({ type: 'uploaded', seconds: Math.round(uploadSeconds) });
       };
       // Each guest polls its uploads' status after sending them, until they settle or the rush stops.
-      const guests = Promise.all(media.map((own, g) => sleep(Math.random() * 2000).then(() => guest(run, m.base, own, `wall-rush-${g}`, uploaded))));
-      people = Promise.all([...Array.from({ length: plan!.browsers }, () => galleryBrowser(run, m.base)), admin(run, m.base, m.password), guests.then((o) => (outcomes = o.flat()))]);
+      const guests = Promise.all(media.map((own, g) => sleep(Math.random() * 2000).then(() => guest(run, m.base, own, `wall-rush-${g}`, uploaded, phoneAddress('guest', g)))));
+      people = Promise.all([...Array.from({ length: plan!.browsers }, (_, i) => galleryBrowser(run, m.base, i)), admin(run, m.base, m.password), guests.then((o) => (outcomes = o.flat()))]);
     } else {
       stop = true;
       await people;
