@@ -4,6 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { YOUNG_GENERATION_OPTION } from '../../server/young-generation.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -36,7 +37,8 @@ export class BenchServer {
     const args = fs.existsSync(built) ? [...prof, built] : ['--import', 'tsx', '--import', path.join(ROOT, 'scripts/i18n/register.mjs'), path.join(ROOT, 'server/main.ts')];
     this.child = spawn(process.execPath, args, {
       cwd: ROOT,
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: this.dataDir, ADMIN_PASSWORD: 'bench-password-123', LOG_LEVEL: 'warn', ...this.env },
+      // NODE_OPTIONS as the image sets it (server/young-generation.ts), unless the caller set its own.
+      env: { ...process.env, NODE_OPTIONS: process.env.NODE_OPTIONS ?? YOUNG_GENERATION_OPTION, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: this.dataDir, ADMIN_PASSWORD: 'bench-password-123', LOG_LEVEL: 'warn', ...this.env },
       stdio: ['ignore', 'inherit', 'inherit'],
     });
     this.url = `http://127.0.0.1:${port}`;

@@ -32,10 +32,13 @@ function sendFile(res: Response, abs: string): Promise<void> {
 }
 
 /**
- * Thumbnails and display images held in memory (media-cache.ts): 128 MiB, files up to 4 MiB (a
- * phone photo's display image is 0.2-1 MB, its thumbnail 20-60 KB).
+ * Thumbnails and display images held in memory (media-cache.ts): 64 MiB, files up to 4 MiB (a
+ * phone photo's display image is 0.2-1 MB, its thumbnail 20-60 KB): the thumbnails of a thousand
+ * photos and the display images of the newest hundred or so. At 128 MiB the server and the media
+ * worker went over their 700 MiB under the rush on Node 24 (docs/benchmarks.md, Keepsakes,
+ * 2026-12-08); what is not held is read from the disk's cache as before.
  */
-const CACHE_BYTES = 128 * 1024 * 1024;
+const CACHE_BYTES = 64 * 1024 * 1024;
 const CACHE_FILE_BYTES = 4 * 1024 * 1024;
 
 /** Answers from memory what send would have answered from disk (a 304 for a copy still valid). */
