@@ -3,7 +3,7 @@
 // their own event loop so that the sending of 300 uploads in the main process does not delay
 // their timers or their reading of answers, and so adds nothing to the times they record.
 // rush.ts forks this file and talks to it over IPC:
-//   -> { type: 'start', base, password, browsers, seeded, warmUpMs, harsh }   <- { type: 'started' }
+//   -> { type: 'start', base, password, browsers, seeded, warmUpMs, harsh, oneAddress }   <- { type: 'started' }
 //      (the first warmUpMs are recorded as 'warm-up', then the idle baseline)
 //   -> { type: 'rush' }   (the idle baseline ends)
 //   -> { type: 'visit', id, address }   <- { type: 'visited', id }   (a guest's first request, --harsh)
