@@ -60,7 +60,7 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
     await cdp.send('Performance.enable');
     // data-shown counts per layout (slides, or tile changes); the total carries over layout changes (cycle).
     const shown = async () => page.evaluate(() => (window as unknown as { __shown: () => number }).__shown());
-    const measure = async () => {
+    const measure = async (settledAt = -1) => {
       // Compare like with like: one photo on screen (no crossfade or video under way), or every tile drawn.
       await page.waitForFunction(() => {
         const slides = document.querySelectorAll('.wall-slide');
@@ -72,6 +72,8 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
       // just let go and whose "emptied" event is still queued) outlive a collection until that
       // work is done, later on a busy machine: collect in rounds 300 ms apart until the count
       // has held for three rounds (at most 20), and keep the lowest. A leak stays in every round.
+      // With `settledAt` (the end's measure: the start's count and a little), a count held above it
+      // is not taken as settled: the rounds go on (a loaded machine finishes that work seconds late).
       let least = { heapMB: Infinity, nodes: Infinity, listeners: Infinity };
       const counts: number[] = [];
       for (let round = 0; round < 20; round++) {
@@ -81,7 +83,7 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
         const dom = (await cdp.send('Memory.getDOMCounters')) as { nodes: number; jsEventListeners: number };
         least = { heapMB: Math.min(least.heapMB, heap.usedSize / 1048576), nodes: Math.min(least.nodes, dom.nodes), listeners: Math.min(least.listeners, dom.jsEventListeners) };
         counts.push(dom.nodes);
-        if (counts.length >= 3 && counts.slice(-3).every((n) => n === counts.at(-1))) break;
+        if (counts.length >= 3 && counts.slice(-3).every((n) => n === counts.at(-1)) && (settledAt < 0 || dom.nodes <= settledAt)) break;
       }
       const elements = await page.evaluate(() => document.getElementsByTagName('*').length);
       return { ...least, elements };
@@ -159,7 +161,7 @@ export async function runWallSoak(opts: { seconds: number; intervalMs?: number; 
       }
     }
     const slides = (await shown()) - slidesAtStart;
-    const end = await measure();
+    const end = await measure(start.nodes + 10);
     const longestBlankMs = await page.evaluate(() => (window as unknown as { __longestBlank: () => number }).__longestBlank());
     const videos = await page.evaluate(() => (window as unknown as { __videos: () => { shown: number; most: number } }).__videos());
     if (errors.length) throw new Error(`page errors: ${errors.join('; ')}`);
