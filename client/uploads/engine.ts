@@ -1,4 +1,4 @@
-import { CHUNK_SIZE, FIRST_POLL_MS, MAX_CONCURRENT, MAX_POLLS, MAX_RETRIES, POLL_INTERVAL_MS, retryDelay, SUCCESS_BANNER_MS } from './constants';
+import { CHUNK_SIZE, FIRST_POLL_MS, MAX_CONCURRENT, MAX_POLLS, MAX_RETRIES, POLL_INTERVAL_MS, retryDelay } from './constants';
 import { randomHex } from './ids';
 import { QueueKeeper, SENDING } from './keeper';
 import { t } from '../i18n';
@@ -6,6 +6,7 @@ import { isRetryable, MSG, NOT_KEPT, UploadError } from './messages';
 import { ChallengeGone, type Created, UploadRequests } from './requests';
 import type { UploadStore } from './store';
 import { Waits } from './waits';
+import { UploadBoxState } from './box-state';
 import type { BoxState, Notice, Timers, Transport, UploadItem } from './types';
 
 export interface EngineDeps {
@@ -23,7 +24,6 @@ export interface EngineDeps {
 
 export { randomHex };
 
-const ACTIVE = new Set(['pending', 'uploading', 'retrying', 'uploaded', 'processing']);
 /** SPEC §4: "Clear Completed" keeps the files still on their way (the statuses of SENDING). */
 const KEPT_BY_CLEAR = SENDING;
 
@@ -35,7 +35,10 @@ const KEPT_BY_CLEAR = SENDING;
 export class UploadEngine {
   readonly sessionId: string;
   items: readonly UploadItem[] = [];
-  box: BoxState = 'idle';
+
+  get box(): BoxState {
+    return this.boxState.state;
+  }
 
   private readonly timers: Timers;
   private readonly notify: (n: Notice) => void;
@@ -52,7 +55,7 @@ export class UploadEngine {
   private readonly running = new Set<string>();
   /** Items whose next attempt must first ask the server how much it holds. */
   private readonly resumeFromServer = new Set<string>();
-  private successTimer: unknown = null;
+  private readonly boxState: UploadBoxState;
 
   constructor(deps: EngineDeps) {
     this.timers = deps.timers ?? { setTimeout: (f, ms) => setTimeout(f, ms), clearTimeout: (h) => clearTimeout(h as ReturnType<typeof setTimeout>) };
@@ -63,6 +66,7 @@ export class UploadEngine {
     this.uploaderName = deps.uploaderName ?? (() => '');
     this.challengeId = deps.challengeId ?? (() => null);
     this.waits = new Waits(this.timers);
+    this.boxState = new UploadBoxState(this.timers, () => this.emit());
     this.keeper = new QueueKeeper(() => this.notify({ ...NOT_KEPT, variant: 'default' }));
   }
 
@@ -93,7 +97,7 @@ export class UploadEngine {
     // Chunked files ask the server how much it holds; a small file is simply sent again.
     for (const i of back) if (i.status === 'pending' && (i.file.size > CHUNK_SIZE || i.isResumable)) this.resumeFromServer.add(i.id);
     this.items = [...back, ...this.items];
-    if (back.some((i) => ACTIVE.has(i.status)) && this.box !== 'uploading') this.setBox('uploading');
+    if (UploadBoxState.active(back) && this.box !== 'uploading') this.boxState.set('uploading');
     for (const i of back) if ((i.status === 'uploaded' || i.status === 'processing') && i.photoId) this.poll(i.id, i.photoId);
     this.emit();
     this.pump();
@@ -153,7 +157,7 @@ export class UploadEngine {
     }));
     this.items = [...this.items, ...added];
     for (const item of added) this.keeper.add(item);
-    if (this.box !== 'uploading') this.setBox('uploading');
+    if (this.box !== 'uploading') this.boxState.set('uploading');
     this.emit();
     this.pump();
   }
@@ -164,7 +168,7 @@ export class UploadEngine {
     if (!item || item.status !== 'error') return;
     if (item.uploadedBytes > 0 || item.isResumable) this.resumeFromServer.add(id);
     this.patch(id, { status: 'pending', retryCount: 0, error: null });
-    if (this.box !== 'uploading') this.setBox('uploading');
+    if (this.box !== 'uploading') this.boxState.set('uploading');
     this.emit();
     this.pump();
   }
@@ -173,7 +177,7 @@ export class UploadEngine {
   clearCompleted(): void {
     this.keeper.remove(this.items.filter((i) => !KEPT_BY_CLEAR.has(i.status)).map((i) => i.id));
     this.items = this.items.filter((i) => KEPT_BY_CLEAR.has(i.status));
-    this.settleBox();
+    this.boxState.settle(this.items);
     this.emit();
   }
 
@@ -190,33 +194,8 @@ export class UploadEngine {
 
   private update(id: string, p: Partial<UploadItem>): void {
     this.patch(id, p);
-    this.settleBox();
+    this.boxState.settle(this.items);
     this.emit();
-  }
-
-  private setBox(state: BoxState): void {
-    if (this.successTimer !== null) {
-      this.timers.clearTimeout(this.successTimer);
-      this.successTimer = null;
-    }
-    this.box = state;
-    if (state === 'success') {
-      this.successTimer = this.timers.setTimeout(() => {
-        this.successTimer = null;
-        this.box = 'idle';
-        this.emit();
-      }, SUCCESS_BANNER_MS);
-    }
-  }
-
-  /**
-   * SPEC §4: success once nothing is in flight and something succeeded. When everything failed
-   * there is nothing to celebrate, and the box goes back to idle so new files can be dropped.
-   */
-  private settleBox(): void {
-    if (this.box !== 'uploading' || this.items.some((i) => ACTIVE.has(i.status))) return;
-    const succeeded = this.items.some((i) => i.status === 'complete' || i.status === 'duplicate');
-    this.setBox(succeeded ? 'success' : 'idle');
   }
 
   private pump(): void {

@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { sql } from 'kysely';
 import type { Originals, OriginalsScope } from '../context.js';
 import { AppError } from '../errors.js';
 import { log } from '../log.js';
@@ -214,29 +213,13 @@ export class LocalCache implements Originals {
     return this.running;
   }
 
-  private async candidates(after: { ts: string; id: string } | null, limit: number): Promise<Candidate[]> {
-    let q = this.d.db
-      .selectFrom('offsite_objects as o')
-      .innerJoin('photos as p', 'p.stored_path', 'o.rel')
-      .select(['o.rel', 'o.size', 'o.mtime_ms', 'o.sha256', 'p.id', 'p.upload_timestamp'])
-      .where('o.state', '=', 'copied')
-      .where('o.evicted', '=', 0)
-      .where('o.sha256', 'is not', null)
-      .where(sql<boolean>`o.owner = 'photo:' || p.id`);
-    if (after) {
-      const { ts, id } = after;
-      q = q.where((eb) => eb.or([eb('p.upload_timestamp', '>', ts), eb.and([eb('p.upload_timestamp', '=', ts), eb('p.id', '>', id)])]));
-    }
-    return (await q.orderBy('p.upload_timestamp').orderBy('p.id').limit(limit).execute()) as Candidate[];
-  }
-
   /** Oldest first until `goal` bytes are freed or nothing more may leave. */
   private async evict(goal: number): Promise<EvictResult> {
     const out: EvictResult = { files: 0, bytes: 0 };
     let after: { ts: string; id: string } | null = null;
     try {
       while (out.bytes < goal && this.d.mayEvict()) {
-        const batch = await this.candidates(after, 100);
+        const batch = await this.repo.evictionCandidates(after, 100);
         if (!batch.length) break;
         for (const c of batch) {
           if (out.bytes >= goal || !this.d.mayEvict()) break;

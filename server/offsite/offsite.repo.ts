@@ -1,5 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import type { DB, OffsiteObjectsTable } from '../db/schema.js';
+import type { Candidate } from './eviction-rules.js';
 
 export type OffsiteRow = Selectable<OffsiteObjectsTable>;
 
@@ -153,6 +154,23 @@ export class OffsiteRepo {
 
   async setMeta(key: string, value: string): Promise<void> {
     await this.db.insertInto('offsite_meta').values({ key, value }).onConflict((oc) => oc.column('key').doUpdateSet({ value })).execute();
+  }
+
+  /** Photos' originals the bucket confirmed and still on disk, oldest first, after `after` (eviction's order). */
+  async evictionCandidates(after: { ts: string; id: string } | null, limit: number): Promise<Candidate[]> {
+    let q = this.db
+      .selectFrom('offsite_objects as o')
+      .innerJoin('photos as p', 'p.stored_path', 'o.rel')
+      .select(['o.rel', 'o.size', 'o.mtime_ms', 'o.sha256', 'p.id', 'p.upload_timestamp'])
+      .where('o.state', '=', 'copied')
+      .where('o.evicted', '=', 0)
+      .where('o.sha256', 'is not', null)
+      .where(sql<boolean>`o.owner = 'photo:' || p.id`);
+    if (after) {
+      const { ts, id } = after;
+      q = q.where((eb) => eb.or([eb('p.upload_timestamp', '>', ts), eb.and([eb('p.upload_timestamp', '=', ts), eb('p.id', '>', id)])]));
+    }
+    return (await q.orderBy('p.upload_timestamp').orderBy('p.id').limit(limit).execute()) as Candidate[];
   }
 }
 
